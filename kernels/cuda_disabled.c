@@ -1,0 +1,74 @@
+/* gst-cudaconv: the GPU backend's API in a build without CUDA
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Built when nvcc was not found or -Dcuda=disabled: every entry point says
+ * so, and callers fall back to the CPU backend. */
+
+#include "cudaconv.h"
+
+#define NOT_BUILT "this build of gst-cudaconv has no GPU backend " \
+  "(configured without CUDA: nvcc not found or -Dcuda=disabled)"
+
+int
+cudaconv_cuda_compiled (void)
+{
+  return 0;
+}
+
+CudaConvStatus
+cudaconv_cuda_probe (int device_id, CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
+CudaConvCuda *
+cudaconv_cuda_new (int device_id, CudaConvError * err)
+{
+  cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+  return NULL;
+}
+
+void
+cudaconv_cuda_free (CudaConvCuda * cuda)
+{
+}
+
+int
+cudaconv_cuda_device (const CudaConvCuda * cuda)
+{
+  return -1;
+}
+
+const char *
+cudaconv_cuda_device_name (const CudaConvCuda * cuda)
+{
+  return "none";
+}
+
+CudaConvStatus
+cudaconv_cuda_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CudaConvImage * src, const CudaConvImage * dst,
+    const CudaConvChannelMap * map, void *stream, CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
+CudaConvStatus
+cudaconv_cuda_sync (CudaConvCuda * cuda, void *stream, CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
+CudaConvStatus
+cudaconv_cuda_run_host (CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CudaConvImage * src, const CudaConvImage * dst,
+    const CudaConvChannelMap * map, CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}

@@ -1,0 +1,302 @@
+/* gst-cudaconv: convolution of video planes on the GPU and the CPU
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+/* Public C API of the convolution library.  No GStreamer, no CUDA types:
+ * C programs, the element, the tests and the benchmark all use this.
+ *
+ * The pieces, in the order they are used:
+ *   CudaConvFilterDesc  what the user asked for (kind, radius, sigma, ...)
+ *   CudaConvPlan        what will be computed: taps or mask, border, gain,
+ *                       offset; built by cudaconv_plan_new() (filter.c)
+ *   CudaConvImage       one plane in memory: pointer, stride, size, samples
+ *   CudaConvChannelMap  what happens to each interleaved channel
+ *   backends            cudaconv_cpu_run() (cpu.c, the reference) and
+ *                       cudaconv_cuda_run() (cuda/, the GPU)
+ */
+
+#ifndef CUDACONV_H
+#define CUDACONV_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CUDACONV_MAX_CHANNELS 4
+/* largest radius of gaussian, box and sharpen (2 * 4095 + 1 = 8191 taps) */
+#define CUDACONV_MAX_RADIUS 4095
+/* largest side of a custom matrix (odd) */
+#define CUDACONV_MAX_MATRIX_SIDE 255
+/* largest sigma, amount and |scale| accepted */
+#define CUDACONV_MAX_SIGMA 1000.0
+#define CUDACONV_MAX_AMOUNT 100.0
+#define CUDACONV_MAX_SCALE 1000.0
+/* largest |divisor| and |offset| of a custom matrix, and |entry| */
+#define CUDACONV_MAX_MATRIX_VALUE 1.0e6
+
+/* ---------------------------------------------------------------- errors */
+
+typedef enum
+{
+  CUDACONV_OK = 0,
+  CUDACONV_ERROR_INVALID,       /* bad description, image or argument */
+  CUDACONV_ERROR_UNSUPPORTED,   /* valid, but this backend cannot do it */
+  CUDACONV_ERROR_NO_MEMORY,
+  CUDACONV_ERROR_NO_DEVICE,     /* no usable GPU, driver or CUDA support */
+  CUDACONV_ERROR_CUDA           /* a CUDA call failed; message has its text */
+} CudaConvStatus;
+
+/* Filled by a failing call when non-NULL; message is a full sentence. */
+typedef struct
+{
+  CudaConvStatus status;
+  char message[512];
+} CudaConvError;
+
+/* Sets err (if non-NULL) and returns status; printf-style message. */
+CudaConvStatus cudaconv_error_set (CudaConvError * err,
+    CudaConvStatus status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__ ((format (printf, 3, 4)))
+#endif
+    ;
+
+/* ---------------------------------------------------------------- images */
+
+typedef enum
+{
+  CUDACONV_SAMPLE_U8 = 0,
+  CUDACONV_SAMPLE_U16,
+  CUDACONV_SAMPLE_F32
+} CudaConvSampleType;
+
+/* One plane of interleaved samples.  Sample (x, y, c) lives at
+ * (type *) ((uint8_t *) data + y * stride) + x * channels + c.
+ * Integer samples hold value << shift (P010 keeps 10 bits in the top of 16:
+ * max_value 1023, shift 6); outputs are rounded to nearest (ties to even)
+ * and saturated to [0, max_value].  f32 samples are neither clamped nor
+ * rounded. */
+typedef struct
+{
+  void *data;
+  size_t stride;                /* bytes from one row to the next */
+  int width;
+  int height;
+  int channels;                 /* 1 .. CUDACONV_MAX_CHANNELS */
+  CudaConvSampleType type;
+  int max_value;                /* integer types: 0 means the type's range */
+  int shift;                    /* integer types: bits below the value */
+} CudaConvImage;
+
+/* Size in bytes of one sample of the given type. */
+size_t cudaconv_sample_size (CudaConvSampleType type);
+
+/* The effective largest value (max_value, or the type's range when 0). */
+int cudaconv_image_max_value (const CudaConvImage * image);
+
+/* Checks the view: non-NULL data, sizes >= 1, channels 1..4, stride large
+ * enough, shift and max_value consistent with the type. */
+CudaConvStatus cudaconv_image_validate (const CudaConvImage * image,
+    CudaConvError * err);
+
+/* What each interleaved channel of the output receives. */
+typedef enum
+{
+  CUDACONV_CHANNEL_FILTER = 0,  /* the filter's result */
+  CUDACONV_CHANNEL_COPY,        /* the input sample, unchanged (alpha, padding
+                                 * bytes, chroma left alone) */
+  CUDACONV_CHANNEL_FILL         /* fill[c] (neutral chroma) */
+} CudaConvChannelAction;
+
+typedef struct
+{
+  CudaConvChannelAction action[CUDACONV_MAX_CHANNELS];
+  float fill[CUDACONV_MAX_CHANNELS];    /* sample units, before shift */
+} CudaConvChannelMap;
+
+/* Every channel filtered (also what a NULL map means). */
+void cudaconv_channel_map_init (CudaConvChannelMap * map);
+
+/* ------------------------------------------------------------ filters */
+
+typedef enum
+{
+  CUDACONV_KIND_GAUSSIAN = 0,
+  CUDACONV_KIND_BOX,
+  CUDACONV_KIND_SHARPEN,
+  CUDACONV_KIND_SOBEL,
+  CUDACONV_KIND_LAPLACIAN,
+  CUDACONV_KIND_CUSTOM
+} CudaConvKind;
+
+/* OpenCV's definitions; constant extends with 0. */
+typedef enum
+{
+  CUDACONV_BORDER_REFLECT_101 = 0,      /* gfedcb|abcdefgh|gfedcba */
+  CUDACONV_BORDER_REFLECT,      /* fedcba|abcdefgh|hgfedcb */
+  CUDACONV_BORDER_REPLICATE,    /* aaaaaa|abcdefgh|hhhhhhh */
+  CUDACONV_BORDER_WRAP,         /* cdefgh|abcdefgh|abcdefg */
+  CUDACONV_BORDER_CONSTANT      /* 000000|abcdefgh|0000000 */
+} CudaConvBorder;
+
+/* What the user asked for.  Fields a kind does not use are ignored.
+ *  gaussian  radius_x/y, sigma_x/y (0: OpenCV's rule from that axis' radius,
+ *            sigma = 0.3 * (r - 1) + 0.8)
+ *  box       radius_x/y: mean over (2 radius_x + 1) x (2 radius_y + 1)
+ *  sharpen   as gaussian, plus amount: out = in + amount * (in - gauss(in))
+ *  sobel     scale * sqrt (gx^2 + gy^2) of the 3x3 Sobel pair
+ *  laplacian scale * |5-point Laplacian|
+ *  custom    matrix (row-major, odd side, matrix_side^2 entries), divisor
+ *            (0: sum of the entries, or 1 when they sum to 0), offset:
+ *            out(x,y) = sum M[i][j] in(x+j-r, y+i-r) / divisor + offset
+ * A radius of 0 on an axis means no filtering along it. */
+typedef struct
+{
+  CudaConvKind kind;
+  int radius_x;
+  int radius_y;
+  double sigma_x;
+  double sigma_y;
+  double amount;
+  double scale;
+  CudaConvBorder border;
+  const double *matrix;         /* not owned; copied by cudaconv_plan_new */
+  int matrix_side;
+  double divisor;
+  double offset;
+} CudaConvFilterDesc;
+
+/* Defaults: radius 2 on both axes, sigma 0, amount 1, scale 1,
+ * reflect-101, no matrix, divisor 0, offset 0. */
+void cudaconv_filter_desc_init (CudaConvFilterDesc * desc, CudaConvKind kind);
+
+/* Returns CUDACONV_OK or CUDACONV_ERROR_INVALID with a message that names
+ * the bad value and the valid range. */
+CudaConvStatus cudaconv_filter_desc_validate (const CudaConvFilterDesc * desc,
+    CudaConvError * err);
+
+/* OpenCV's default sigma for a radius (0.3 * (r - 1) + 0.8). */
+double cudaconv_gaussian_sigma_for_radius (int radius);
+
+/* --------------------------------------------------------------- plans */
+
+/* What is computed, independent of how.  Built from a description once;
+ * backends read it and never re-derive taps. */
+typedef enum
+{
+  CUDACONV_OP_IDENTITY = 0,     /* out = in */
+  CUDACONV_OP_SEPARABLE,        /* out = sum_ij ty[i] tx[j] in + offset */
+  CUDACONV_OP_UNSHARP,          /* out = in + amount (in - sep(in)) */
+  CUDACONV_OP_BOX,              /* out = gain * window sum + offset */
+  CUDACONV_OP_SOBEL,            /* out = gain * sqrt (gx^2 + gy^2) */
+  CUDACONV_OP_LAPLACIAN,        /* out = gain * |lap| */
+  CUDACONV_OP_MASK              /* out = sum_ij mask[i][j] in + offset */
+} CudaConvOp;
+
+typedef struct
+{
+  CudaConvOp op;
+  CudaConvBorder border;
+  CudaConvKind kind;            /* what the description asked for */
+  int radius_x;                 /* footprint half-widths (sobel: 1, 1) */
+  int radius_y;
+  /* SEPARABLE, UNSHARP: 2 radius_x + 1 and 2 radius_y + 1 taps, correlation
+   * order, normalised so sum_ij ty[i] tx[j] is the filter's gain */
+  double *taps_x;
+  double *taps_y;
+  int taps_symmetric;           /* both tap arrays are palindromes */
+  double amount;                /* UNSHARP */
+  double gain;                  /* BOX, SOBEL, LAPLACIAN */
+  double offset;                /* SEPARABLE, BOX, MASK */
+  /* MASK: (2 radius_y + 1) rows of (2 radius_x + 1), divisor applied */
+  double *mask;
+} CudaConvPlan;
+
+/* Validates desc, builds the taps or mask (gaussian weights, divisor rule,
+ * rank-1 custom matrices as two 1-D passes, uniform ones as a box, identity
+ * settings as IDENTITY).  NULL on error, with err set. */
+CudaConvPlan *cudaconv_plan_new (const CudaConvFilterDesc * desc,
+    CudaConvError * err);
+void cudaconv_plan_free (CudaConvPlan * plan);
+
+/* --------------------------------------------------- CPU backend (cpu.c) */
+
+/* The reference and fallback backend.  src and dst must have the same size,
+ * channels and sample type, and must not overlap.  n_threads <= 0 picks the
+ * number of online processors.  map may be NULL (filter every channel).
+ * Synchronous. */
+CudaConvStatus cudaconv_cpu_run (const CudaConvPlan * plan,
+    const CudaConvImage * src, const CudaConvImage * dst,
+    const CudaConvChannelMap * map, int n_threads, CudaConvError * err);
+
+/* The 1-D passes the separable path is made of, exposed for tests and
+ * benchmarks: correlate every row (or column) of src with taps
+ * (2 radius + 1 of them) under border, into an f32 image of the same size
+ * and channels (no rounding).  Every channel is filtered. */
+CudaConvStatus cudaconv_cpu_row_pass (const CudaConvImage * src,
+    const CudaConvImage * dst_f32, const double *taps, int radius,
+    CudaConvBorder border, int n_threads, CudaConvError * err);
+CudaConvStatus cudaconv_cpu_column_pass (const CudaConvImage * src,
+    const CudaConvImage * dst_f32, const double *taps, int radius,
+    CudaConvBorder border, int n_threads, CudaConvError * err);
+
+/* ------------------------------------------------ GPU backend (cuda/) */
+
+/* GPU state: the device, a stream, scratch memory, uploaded taps.
+ * Uses the CUDA context current on the calling thread when there is one
+ * (the element pushes its GstCudaContext around every call), otherwise
+ * device_id's primary context (device_id < 0: device 0).  Every call that
+ * takes it must run with the same context current. */
+typedef struct CudaConvCuda CudaConvCuda;
+
+/* Whether this build has the GPU backend at all. */
+int cudaconv_cuda_compiled (void);
+
+/* CUDACONV_OK when a GPU can run; otherwise CUDACONV_ERROR_NO_DEVICE (or
+ * _CUDA) with the reason, e.g. the CUDA error text or "built without CUDA". */
+CudaConvStatus cudaconv_cuda_probe (int device_id, CudaConvError * err);
+
+CudaConvCuda *cudaconv_cuda_new (int device_id, CudaConvError * err);
+void cudaconv_cuda_free (CudaConvCuda * cuda);
+
+/* The device in use and its name (for messages). */
+int cudaconv_cuda_device (const CudaConvCuda * cuda);
+const char *cudaconv_cuda_device_name (const CudaConvCuda * cuda);
+
+/* Device memory: src and dst point to GPU memory.  Queued on stream
+ * (a cudaStream_t; NULL: the backend's own stream) and returns without
+ * waiting; errors of the launch are reported here, errors of the execution
+ * by the next synchronising call. */
+CudaConvStatus cudaconv_cuda_run (CudaConvCuda * cuda,
+    const CudaConvPlan * plan, const CudaConvImage * src,
+    const CudaConvImage * dst, const CudaConvChannelMap * map, void *stream,
+    CudaConvError * err);
+
+/* Waits for everything queued on stream (NULL: the backend's own). */
+CudaConvStatus cudaconv_cuda_sync (CudaConvCuda * cuda, void *stream,
+    CudaConvError * err);
+
+/* Host memory: src and dst point to system memory; uploads, filters and
+ * downloads, and returns when dst holds the result. */
+CudaConvStatus cudaconv_cuda_run_host (CudaConvCuda * cuda,
+    const CudaConvPlan * plan, const CudaConvImage * src,
+    const CudaConvImage * dst, const CudaConvChannelMap * map,
+    CudaConvError * err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUDACONV_H */

@@ -1,0 +1,364 @@
+/* gst-cudaconv: filter descriptions, validation, taps and masks
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* What is computed: turns a CudaConvFilterDesc into a CudaConvPlan (taps,
+ * mask, gain, offset) that every backend executes as given.  The cheapest
+ * exact form is chosen here: a rank-1 custom matrix becomes two 1-D passes,
+ * a uniform one a box, identity settings IDENTITY. */
+
+#include "cudaconv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* relative tolerance of the rank-1 test: far below 8- and 16-bit steps, far
+ * above double rounding of a product of two entries */
+#define RANK1_TOLERANCE 1e-12
+
+void
+cudaconv_filter_desc_init (CudaConvFilterDesc * desc, CudaConvKind kind)
+{
+  memset (desc, 0, sizeof (*desc));
+  desc->kind = kind;
+  desc->radius_x = 2;
+  desc->radius_y = 2;
+  desc->amount = 1.0;
+  desc->scale = 1.0;
+  desc->border = CUDACONV_BORDER_REFLECT_101;
+}
+
+double
+cudaconv_gaussian_sigma_for_radius (int radius)
+{
+  /* OpenCV: 0.3 * ((ksize - 1) * 0.5 - 1) + 0.8 with ksize = 2 r + 1 */
+  return 0.3 * (radius - 1) + 0.8;
+}
+
+static int
+in_range (double v, double lo, double hi)
+{
+  return v >= lo && v <= hi;    /* false for NaN */
+}
+
+static CudaConvStatus
+check_value (const char *name, double v, double lo, double hi,
+    CudaConvError * err)
+{
+  if (in_range (v, lo, hi))
+    return CUDACONV_OK;
+  return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+      "%s %g is out of range: valid values are %g to %g", name, v, lo, hi);
+}
+
+static CudaConvStatus
+check_radius (const char *name, int r, CudaConvError * err)
+{
+  if (r >= 0 && r <= CUDACONV_MAX_RADIUS)
+    return CUDACONV_OK;
+  return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+      "%s %d is out of range: valid values are 0 to %d", name, r,
+      CUDACONV_MAX_RADIUS);
+}
+
+static CudaConvStatus
+validate_matrix (const CudaConvFilterDesc * desc, CudaConvError * err)
+{
+  int side = desc->matrix_side;
+  CudaConvStatus s;
+
+  if (desc->matrix == NULL || side <= 0)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "the custom kernel needs a matrix: an odd square of 1x1 to %dx%d "
+        "values", CUDACONV_MAX_MATRIX_SIDE, CUDACONV_MAX_MATRIX_SIDE);
+  if (side % 2 == 0 || side > CUDACONV_MAX_MATRIX_SIDE)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "matrix side %d is invalid: it must be odd, 1 to %d", side,
+        CUDACONV_MAX_MATRIX_SIDE);
+  for (int i = 0; i < side * side; i++) {
+    if (!in_range (desc->matrix[i], -CUDACONV_MAX_MATRIX_VALUE,
+            CUDACONV_MAX_MATRIX_VALUE))
+      return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+          "matrix entry %d (row %d, column %d) is %g: valid values are "
+          "%g to %g", i, i / side, i % side, desc->matrix[i],
+          -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE);
+  }
+  s = check_value ("divisor", desc->divisor, -CUDACONV_MAX_MATRIX_VALUE,
+      CUDACONV_MAX_MATRIX_VALUE, err);
+  if (s != CUDACONV_OK)
+    return s;
+  return check_value ("offset", desc->offset, -CUDACONV_MAX_MATRIX_VALUE,
+      CUDACONV_MAX_MATRIX_VALUE, err);
+}
+
+CudaConvStatus
+cudaconv_filter_desc_validate (const CudaConvFilterDesc * desc,
+    CudaConvError * err)
+{
+  CudaConvStatus s;
+
+  if (desc == NULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "no filter description");
+  if ((unsigned) desc->border > CUDACONV_BORDER_CONSTANT)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "border %d is not a border mode (0 to %d)", (int) desc->border,
+        CUDACONV_BORDER_CONSTANT);
+
+  switch (desc->kind) {
+    case CUDACONV_KIND_SHARPEN:
+      s = check_value ("amount", desc->amount, 0, CUDACONV_MAX_AMOUNT, err);
+      if (s != CUDACONV_OK)
+        return s;
+      /* sharpen has gaussian's radius and sigma */
+      /* fall through */
+    case CUDACONV_KIND_GAUSSIAN:
+      if ((s = check_value ("sigma", desc->sigma_x, 0, CUDACONV_MAX_SIGMA,
+                  err)) != CUDACONV_OK ||
+          (s = check_value ("vertical sigma", desc->sigma_y, 0,
+                  CUDACONV_MAX_SIGMA, err)) != CUDACONV_OK)
+        return s;
+      /* fall through */
+    case CUDACONV_KIND_BOX:
+      if ((s = check_radius ("radius", desc->radius_x, err)) != CUDACONV_OK)
+        return s;
+      return check_radius ("vertical radius", desc->radius_y, err);
+    case CUDACONV_KIND_SOBEL:
+    case CUDACONV_KIND_LAPLACIAN:
+      return check_value ("scale", desc->scale, 0, CUDACONV_MAX_SCALE, err);
+    case CUDACONV_KIND_CUSTOM:
+      return validate_matrix (desc, err);
+  }
+  return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+      "kind %d is not a filter kind (0 to %d)", (int) desc->kind,
+      CUDACONV_KIND_CUSTOM);
+}
+
+/* ------------------------------------------------------------- building */
+
+static CudaConvPlan *
+plan_alloc (const CudaConvFilterDesc * desc, CudaConvOp op, int rx, int ry,
+    CudaConvError * err)
+{
+  CudaConvPlan *plan = calloc (1, sizeof (CudaConvPlan));
+
+  if (plan == NULL) {
+    cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY, "out of memory");
+    return NULL;
+  }
+  plan->op = op;
+  plan->kind = desc->kind;
+  plan->border = desc->border;
+  plan->radius_x = rx;
+  plan->radius_y = ry;
+  plan->gain = 1.0;
+  if (op == CUDACONV_OP_SEPARABLE || op == CUDACONV_OP_UNSHARP) {
+    plan->taps_x = calloc (2 * rx + 1, sizeof (double));
+    plan->taps_y = calloc (2 * ry + 1, sizeof (double));
+  } else if (op == CUDACONV_OP_MASK) {
+    plan->mask = calloc ((size_t) (2 * rx + 1) * (2 * ry + 1),
+        sizeof (double));
+  }
+  if ((op == CUDACONV_OP_SEPARABLE || op == CUDACONV_OP_UNSHARP) &&
+      (plan->taps_x == NULL || plan->taps_y == NULL)) {
+    cudaconv_plan_free (plan);
+    cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY, "out of memory");
+    return NULL;
+  }
+  if (op == CUDACONV_OP_MASK && plan->mask == NULL) {
+    cudaconv_plan_free (plan);
+    cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY, "out of memory");
+    return NULL;
+  }
+  return plan;
+}
+
+/* 2 r + 1 normalised gaussian weights; r = 0 gives the single tap 1 */
+static void
+gaussian_taps (double *taps, int r, double sigma)
+{
+  double sum = 0;
+
+  if (sigma <= 0)
+    sigma = cudaconv_gaussian_sigma_for_radius (r);
+  for (int i = -r; i <= r; i++) {
+    taps[i + r] = exp (-(double) i * i / (2.0 * sigma * sigma));
+    sum += taps[i + r];
+  }
+  for (int i = 0; i < 2 * r + 1; i++)
+    taps[i] /= sum;
+}
+
+static int
+is_palindrome (const double *taps, int r)
+{
+  for (int i = 0; i < r; i++)
+    if (taps[i] != taps[2 * r - i])
+      return 0;
+  return 1;
+}
+
+static void
+mark_symmetry (CudaConvPlan * plan)
+{
+  plan->taps_symmetric = is_palindrome (plan->taps_x, plan->radius_x) &&
+      is_palindrome (plan->taps_y, plan->radius_y);
+}
+
+static CudaConvPlan *
+plan_gaussian (const CudaConvFilterDesc * desc, CudaConvOp op,
+    CudaConvError * err)
+{
+  CudaConvPlan *plan = plan_alloc (desc, op, desc->radius_x, desc->radius_y,
+      err);
+
+  if (plan == NULL)
+    return NULL;
+  gaussian_taps (plan->taps_x, desc->radius_x, desc->sigma_x);
+  gaussian_taps (plan->taps_y, desc->radius_y, desc->sigma_y);
+  plan->amount = desc->amount;
+  mark_symmetry (plan);
+  return plan;
+}
+
+/* If m (side x side) is an outer product u v^T within RANK1_TOLERANCE of
+ * its largest entry, writes u to col and v to row and returns 1. */
+static int
+factor_rank1 (const double *m, int side, double *col, double *row)
+{
+  int pivot = 0;
+  double largest = 0;
+
+  for (int k = 0; k < side * side; k++) {
+    if (fabs (m[k]) > largest) {
+      largest = fabs (m[k]);
+      pivot = k;
+    }
+  }
+  if (largest == 0)
+    return 0;
+  {
+    int pi = pivot / side, pj = pivot % side;
+    for (int i = 0; i < side; i++)
+      col[i] = m[i * side + pj];
+    for (int j = 0; j < side; j++)
+      row[j] = m[pi * side + j] / m[pivot];
+  }
+  for (int i = 0; i < side; i++)
+    for (int j = 0; j < side; j++)
+      if (fabs (m[i * side + j] - col[i] * row[j]) > RANK1_TOLERANCE *
+          largest)
+        return 0;
+  return 1;
+}
+
+static CudaConvPlan *
+plan_custom (const CudaConvFilterDesc * desc, CudaConvError * err)
+{
+  int side = desc->matrix_side, r = side / 2, n = side * side;
+  const double *m = desc->matrix;
+  double divisor = desc->divisor, sum = 0;
+  int uniform = 1, identity = desc->offset == 0;
+  CudaConvPlan *plan;
+
+  for (int k = 0; k < n; k++) {
+    sum += m[k];
+    uniform &= m[k] == m[0];
+  }
+  if (divisor == 0)
+    divisor = sum != 0 ? sum : 1.0;
+  for (int k = 0; k < n; k++)
+    identity &= m[k] / divisor == (k == n / 2 ? 1.0 : 0.0);
+
+  if (identity)
+    return plan_alloc (desc, CUDACONV_OP_IDENTITY, 0, 0, err);
+
+  if (uniform) {
+    plan = plan_alloc (desc, CUDACONV_OP_BOX, r, r, err);
+    if (plan != NULL) {
+      plan->gain = m[0] / divisor;
+      plan->offset = desc->offset;
+    }
+    return plan;
+  }
+
+  plan = plan_alloc (desc, CUDACONV_OP_SEPARABLE, r, r, err);
+  if (plan == NULL)
+    return NULL;
+  if (factor_rank1 (m, side, plan->taps_y, plan->taps_x)) {
+    for (int i = 0; i < side; i++)
+      plan->taps_y[i] /= divisor;
+    plan->offset = desc->offset;
+    mark_symmetry (plan);
+    return plan;
+  }
+  cudaconv_plan_free (plan);
+
+  plan = plan_alloc (desc, CUDACONV_OP_MASK, r, r, err);
+  if (plan == NULL)
+    return NULL;
+  for (int k = 0; k < n; k++)
+    plan->mask[k] = m[k] / divisor;
+  plan->offset = desc->offset;
+  return plan;
+}
+
+CudaConvPlan *
+cudaconv_plan_new (const CudaConvFilterDesc * desc, CudaConvError * err)
+{
+  CudaConvPlan *plan;
+  int no_footprint;
+
+  if (cudaconv_filter_desc_validate (desc, err) != CUDACONV_OK)
+    return NULL;
+
+  no_footprint = desc->radius_x == 0 && desc->radius_y == 0;
+  switch (desc->kind) {
+    case CUDACONV_KIND_GAUSSIAN:
+      if (no_footprint)
+        return plan_alloc (desc, CUDACONV_OP_IDENTITY, 0, 0, err);
+      return plan_gaussian (desc, CUDACONV_OP_SEPARABLE, err);
+    case CUDACONV_KIND_SHARPEN:
+      if (no_footprint || desc->amount == 0)
+        return plan_alloc (desc, CUDACONV_OP_IDENTITY, 0, 0, err);
+      return plan_gaussian (desc, CUDACONV_OP_UNSHARP, err);
+    case CUDACONV_KIND_BOX:
+      if (no_footprint)
+        return plan_alloc (desc, CUDACONV_OP_IDENTITY, 0, 0, err);
+      plan = plan_alloc (desc, CUDACONV_OP_BOX, desc->radius_x,
+          desc->radius_y, err);
+      if (plan != NULL)
+        plan->gain = 1.0 / ((2.0 * desc->radius_x + 1) *
+            (2.0 * desc->radius_y + 1));
+      return plan;
+    case CUDACONV_KIND_SOBEL:
+    case CUDACONV_KIND_LAPLACIAN:
+      plan = plan_alloc (desc, desc->kind == CUDACONV_KIND_SOBEL ?
+          CUDACONV_OP_SOBEL : CUDACONV_OP_LAPLACIAN, 1, 1, err);
+      if (plan != NULL)
+        plan->gain = desc->scale;
+      return plan;
+    case CUDACONV_KIND_CUSTOM:
+      return plan_custom (desc, err);
+  }
+  cudaconv_error_set (err, CUDACONV_ERROR_INVALID, "unknown filter kind %d",
+      (int) desc->kind);
+  return NULL;
+}
+
+void
+cudaconv_plan_free (CudaConvPlan * plan)
+{
+  if (plan == NULL)
+    return;
+  free (plan->taps_x);
+  free (plan->taps_y);
+  free (plan->mask);
+  free (plan);
+}
