@@ -81,8 +81,7 @@ cudaconv_image_validate (const CudaConvImage * image, CudaConvError * err)
         image->width, image->height);
   if (image->channels < 1 || image->channels > CUDACONV_MAX_CHANNELS)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-        "%d channels: must be 1 to %d", image->channels,
-        CUDACONV_MAX_CHANNELS);
+        "%d channels: must be 1 to %d", image->channels, CUDACONV_MAX_CHANNELS);
   row_bytes = (size_t) image->width * image->channels *
       cudaconv_sample_size (image->type);
   if (image->stride < row_bytes)

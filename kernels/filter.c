@@ -162,8 +162,7 @@ plan_alloc (const CudaConvFilterDesc * desc, CudaConvOp op, int rx, int ry,
     plan->taps_x = calloc (2 * rx + 1, sizeof (double));
     plan->taps_y = calloc (2 * ry + 1, sizeof (double));
   } else if (op == CUDACONV_OP_MASK) {
-    plan->mask = calloc ((size_t) (2 * rx + 1) * (2 * ry + 1),
-        sizeof (double));
+    plan->mask = calloc ((size_t) (2 * rx + 1) * (2 * ry + 1), sizeof (double));
   }
   if ((op == CUDACONV_OP_SEPARABLE || op == CUDACONV_OP_UNSHARP) &&
       (plan->taps_x == NULL || plan->taps_y == NULL)) {
@@ -252,8 +251,7 @@ factor_rank1 (const double *m, int side, double *col, double *row)
   }
   for (int i = 0; i < side; i++)
     for (int j = 0; j < side; j++)
-      if (fabs (m[i * side + j] - col[i] * row[j]) > RANK1_TOLERANCE *
-          largest)
+      if (fabs (m[i * side + j] - col[i] * row[j]) > RANK1_TOLERANCE * largest)
         return 0;
   return 1;
 }

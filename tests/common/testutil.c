@@ -161,7 +161,7 @@ tu_image_padding_intact (const TuImage * image, const char *what)
 static void *
 sample_ptr (const CudaConvImage * v, int x, int y, int c)
 {
-  return (uint8_t *) v->data + (size_t) y * v->stride +
+  return (uint8_t *) v->data + (size_t) y *v->stride +
       ((size_t) x * v->channels + c) * cudaconv_sample_size (v->type);
 }
 
@@ -219,8 +219,7 @@ tu_compare (const CudaConvImage * got, const CudaConvImage * want,
   if (got->width != want->width || got->height != want->height ||
       got->channels != want->channels) {
     printf ("FAIL %s: geometry %dx%dx%d vs %dx%dx%d\n", what, got->width,
-        got->height, got->channels, want->width, want->height,
-        want->channels);
+        got->height, got->channels, want->width, want->height, want->channels);
     return 0;
   }
   for (int y = 0; y < got->height; y++)
@@ -287,7 +286,6 @@ tu_check (TuTally * tally, int ok)
 int
 tu_finish (const TuTally * tally, const char *name)
 {
-  printf ("%s: %ld checks, %ld failed\n", name, tally->checks,
-      tally->failures);
+  printf ("%s: %ld checks, %ld failed\n", name, tally->checks, tally->failures);
   return tally->failures == 0 && tally->checks > 0 ? 0 : 1;
 }
