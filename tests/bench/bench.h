@@ -125,6 +125,10 @@ int bench_time (cudaStream_t stream, BenchRunFunc func, void *user,
 /* "median of N per-run CUDA-event intervals ..." for the report */
 const char *bench_timer_method (void);
 
+/* For calls whose failure changes nothing but must not go unseen (frees,
+ * destroys): prints a warning to stderr unless e is cudaSuccess. */
+void bench_cuda_warn (cudaError_t e, const char *what);
+
 /* ------------------------------------------------------------------ NPP */
 
 typedef struct

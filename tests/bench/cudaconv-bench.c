@@ -214,8 +214,10 @@ device_info (int device, BenchRun * run, char *err, size_t err_size)
   run->cc_minor = prop.minor;
   run->sm_count = prop.multiProcessorCount;
   run->l2_bytes = prop.l2CacheSize;
-  cudaRuntimeGetVersion (&run->runtime_version);
-  cudaDriverGetVersion (&run->driver_version);
+  bench_cuda_warn (cudaRuntimeGetVersion (&run->runtime_version),
+      "cudaRuntimeGetVersion");
+  bench_cuda_warn (cudaDriverGetVersion (&run->driver_version),
+      "cudaDriverGetVersion");
   /* clocks are attributes (cudaDeviceProp lost them in CUDA 13); 0 when a
    * query fails */
   if (cudaDeviceGetAttribute (&v, cudaDevAttrClockRate, device) == cudaSuccess)
@@ -226,7 +228,8 @@ device_info (int device, BenchRun * run, char *err, size_t err_size)
   if (cudaDeviceGetAttribute (&v, cudaDevAttrGlobalMemoryBusWidth,
           device) == cudaSuccess)
     run->bus_width_bits = v;
-  cudaGetLastError ();          /* a failed attribute query is not fatal */
+  /* a failed attribute query is not fatal: clear its error */
+  (void) cudaGetLastError ();
   /* double data rate: two transfers per memory clock */
   if (run->mem_clock_khz > 0 && run->bus_width_bits > 0)
     run->peak_gb_s = 2.0 * run->mem_clock_khz * 1e3 *
@@ -350,9 +353,9 @@ free_case_state (CaseState * st)
 {
   for (int i = 0; i < MAX_BUFFERS; i++) {
     if (st->in[i] != NULL)
-      cudaFree (st->in[i]);
+      bench_cuda_warn (cudaFree (st->in[i]), "cudaFree");
     if (st->out[i] != NULL)
-      cudaFree (st->out[i]);
+      bench_cuda_warn (cudaFree (st->out[i]), "cudaFree");
   }
   for (int p = 0; p < BENCH_MAX_PLANES; p++)
     cudaconv_plan_free (st->plans[p]);
@@ -524,8 +527,12 @@ measure_npp (BenchNpp * npp, const BenchCase * bcase, CaseState * st,
     goto done;
   n->error[0] = '\0';
 
-  bench_time (stream, run_npp, st, &opt->timer, &n->timing);
-  if (!n->timing.ok || ours_host == NULL)
+  if (!bench_time (stream, run_npp, st, &opt->timer, &n->timing)) {
+    /* an NppStatus error leaves the stream usable; a CUDA error does not */
+    cuda_check (cudaStreamSynchronize (stream), n->function, result);
+    goto done;
+  }
+  if (ours_host == NULL)
     goto done;
 
   /* its output next to ours, away from the borders (NPP replicates) */
@@ -776,7 +783,7 @@ main (int argc, char **argv)
   free (results);
   bench_npp_close (npp);
   cudaconv_cuda_free (cuda);
-  cudaStreamDestroy (stream);
+  bench_cuda_warn (cudaStreamDestroy (stream), "cudaStreamDestroy");
   bench_cases_free (cases, n_cases);
   return status;
 }

@@ -686,9 +686,9 @@ bench_npp_call_free (BenchNppCall * call)
   if (call == NULL)
     return;
   if (call->taps_dev != NULL)
-    cudaFree (call->taps_dev);
+    bench_cuda_warn (cudaFree (call->taps_dev), "cudaFree");
   if (call->scratch != NULL)
-    cudaFree (call->scratch);
+    bench_cuda_warn (cudaFree (call->scratch), "cudaFree");
   free (call);
 }
 

@@ -52,6 +52,14 @@ bench_timer_method (void)
       "behind a host gate so launch overhead stays outside the intervals";
 }
 
+void
+bench_cuda_warn (cudaError_t e, const char *what)
+{
+  if (e != cudaSuccess)
+    fprintf (stderr, "cudaconv-bench: warning: %s failed: %s\n", what,
+        cudaGetErrorString (e));
+}
+
 static void CUDART_CB
 gate_wait (void *data)
 {
@@ -115,7 +123,8 @@ time_one (cudaStream_t stream, BenchRunFunc func, void *user, int index,
     goto done;
   if (func (user, index, stream, out->error, sizeof (out->error)) != 0) {
     out->ok = 0;
-    cudaStreamSynchronize (stream);
+    /* drain what was queued; the error that matters is reported */
+    (void) cudaStreamSynchronize (stream);
     goto done;
   }
   if (!cuda_ok (cudaEventRecord (stop, stream), "cudaEventRecord", out) ||
@@ -126,9 +135,9 @@ time_one (cudaStream_t stream, BenchRunFunc func, void *user, int index,
   us = ms * 1000.0;
 done:
   if (start != NULL)
-    cudaEventDestroy (start);
+    bench_cuda_warn (cudaEventDestroy (start), "cudaEventDestroy");
   if (stop != NULL)
-    cudaEventDestroy (stop);
+    bench_cuda_warn (cudaEventDestroy (stop), "cudaEventDestroy");
   return us;
 }
 
@@ -221,7 +230,7 @@ time_runs (cudaStream_t stream, BenchRunFunc func, void *user, int first,
 
 cleanup:
   for (int k = 0; k < n_events; k++)
-    cudaEventDestroy (events[k]);
+    bench_cuda_warn (cudaEventDestroy (events[k]), "cudaEventDestroy");
   free (events);
   if (gates != NULL) {
     for (int b = 0; b < n_gates; b++) {
@@ -281,7 +290,8 @@ bench_time (cudaStream_t stream, BenchRunFunc func, void *user,
   for (; done < PROBE_RUNS + warmup; done++) {
     if (func (user, done, stream, out->error, sizeof (out->error)) != 0) {
       out->ok = 0;
-      cudaStreamSynchronize (stream);
+      /* drain what was queued; the error that matters is reported */
+      (void) cudaStreamSynchronize (stream);
       return 0;
     }
   }
