@@ -502,16 +502,40 @@ download_plane0 (const BenchFrame * frame, const uint8_t * dev,
   return host;
 }
 
-/* One NPP candidate: first call (with the border fallback), timing, and
- * the comparison of its output with ours (ours_host). */
+/* Compares NPP's output of in[0] (in out[index]) with ours (ours_host),
+ * away from the borders: NPP replicates where we reflect. */
+static void
+compare_npp (CaseState * st, const BenchCase * bcase, const void *ours_host,
+    int index, BenchNppResult * n, BenchResult * result)
+{
+  void *npp_host = download_plane0 (st->frame, st->out[index], result);
+  int margin = bench_npp_call_radius (st->npp_call), channels;
+  long compared;
+
+  if (npp_host == NULL)
+    return;
+  if (st->plans[0]->radius_x > margin)
+    margin = st->plans[0]->radius_x;
+  if (st->plans[0]->radius_y > margin)
+    margin = st->plans[0]->radius_y;
+  /* colour channels only: NPP's C4 functions filter alpha, we copy it */
+  channels = bcase->format == BENCH_FORMAT_RGBA ? 3 :
+      st->frame->planes[0].view.channels;
+  bench_compare_interior (st->frame, channels, ours_host, npp_host,
+      margin + 1, &n->mad, &n->max_abs, &compared);
+  n->compared = compared > 0;
+  free (npp_host);
+}
+
+/* One NPP candidate: a first call on in[0] (falling back to the replicate
+ * border if it refuses ours), whose output is compared with ours
+ * (ours_host), then the timing. */
 static void
 measure_npp (BenchNpp * npp, const BenchCase * bcase, CaseState * st,
     cudaStream_t stream, const Options * opt, const void *ours_host,
     int candidate, BenchNppResult * n, BenchResult * result)
 {
-  int out = 1 % st->n_buffers, margin, channels;
-  void *npp_host;
-  long compared;
+  int out = 1 % st->n_buffers;
 
   st->npp_call = bench_npp_call_new (npp, bcase, st->plans[0], st->frame,
       candidate, n);
@@ -526,34 +550,12 @@ measure_npp (BenchNpp * npp, const BenchCase * bcase, CaseState * st,
       n->status < 0)
     goto done;
   n->error[0] = '\0';
+  if (ours_host != NULL)
+    compare_npp (st, bcase, ours_host, out, n, result);
 
-  if (!bench_time (stream, run_npp, st, &opt->timer, &n->timing)) {
+  if (!bench_time (stream, run_npp, st, &opt->timer, &n->timing))
     /* an NppStatus error leaves the stream usable; a CUDA error does not */
     cuda_check (cudaStreamSynchronize (stream), n->function, result);
-    goto done;
-  }
-  if (ours_host == NULL)
-    goto done;
-
-  /* its output next to ours, away from the borders (NPP replicates) */
-  if (bench_npp_call_run (st->npp_call, st->in[0], st->out[out], n->error,
-          sizeof (n->error)) != 0 ||
-      !cuda_check (cudaStreamSynchronize (stream), n->function, result))
-    goto done;
-  npp_host = download_plane0 (st->frame, st->out[out], result);
-  if (npp_host != NULL) {
-    margin = bench_npp_call_radius (st->npp_call);
-    if (st->plans[0]->radius_x > margin)
-      margin = st->plans[0]->radius_x;
-    if (st->plans[0]->radius_y > margin)
-      margin = st->plans[0]->radius_y;
-    channels = bcase->format == BENCH_FORMAT_RGBA ? 3 :
-        st->frame->planes[0].view.channels;
-    bench_compare_interior (st->frame, channels, ours_host, npp_host,
-        margin + 1, &n->mad, &n->max_abs, &compared);
-    n->compared = compared > 0;
-    free (npp_host);
-  }
 done:
   bench_npp_call_free (st->npp_call);
   st->npp_call = NULL;

@@ -300,7 +300,7 @@ json_npp (FILE * f, const BenchResult * r, const BenchNppResult * n)
 }
 
 static void
-json_result (FILE * f, const BenchResult * r)
+json_result (FILE * f, const BenchResult * r, double run_peak_gb_s)
 {
   const BenchCase *c = r->bcase;
   int ours = r->ours.ok && r->ours.median_us > 0;
@@ -329,6 +329,9 @@ json_result (FILE * f, const BenchResult * r)
   json_number (f, ours, ours ? mpix_per_s (r, r->ours.median_us) : 0);
   fputs (", \"gb_per_s\": ", f);
   json_number (f, ours, ours ? gb_per_s (r, r->ours.median_us) : 0);
+  fputs (", \"dram_peak_fraction\": ", f);
+  json_number (f, ours && run_peak_gb_s > 0, ours && run_peak_gb_s > 0 ?
+      gb_per_s (r, r->ours.median_us) / run_peak_gb_s : 0);
   fputs (", \"copy_gb_per_s\": ", f);
   json_number (f, r->copy.ok && r->copy.median_us > 0,
       gb_per_s (r, r->copy.median_us));
@@ -391,7 +394,7 @@ bench_report_json (const char *path, const BenchRun * run,
       "  \"cases\": [\n", run->timer.runs, run->timer.warmup,
       run->timer.budget_ms);
   for (int i = 0; i < n_results; i++) {
-    json_result (f, &results[i]);
+    json_result (f, &results[i], run->peak_gb_s);
     fputs (i + 1 < n_results ? ",\n" : "\n", f);
   }
   fputs ("  ]\n}\n", f);
