@@ -605,7 +605,11 @@ bench_npp_call_new (BenchNpp * npp, const BenchCase * bcase,
   call->size.height = p->view.height;
   call->step = (int) p->view.stride;
   call->border = (NppiBorderType) result->border;
-  call->radius = d->radius_x > d->radius_y ? d->radius_x : d->radius_y;
+  /* a custom matrix's footprint is its side; radius_x/y are unused then */
+  if (d->kind == CUDACONV_KIND_CUSTOM)
+    call->radius = d->matrix_side / 2;
+  else
+    call->radius = d->radius_x > d->radius_y ? d->radius_x : d->radius_y;
   call->func = dlsym (npp->filtering, list[candidate].function);
   if (call->func == NULL) {
     result->missing = 1;

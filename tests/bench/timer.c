@@ -271,8 +271,10 @@ bench_time (cudaStream_t stream, BenchRunFunc func, void *user,
     if (estimate < 0)
       return 0;
     if (config->max_run_ms > 0 && estimate > config->max_run_ms * 1000.0) {
-      /* far too slow to repeat: this one run is the measurement */
+      /* far too slow to repeat: this one run is the measurement (launch
+       * overhead is nothing next to it, so it counts as gated) */
       out->runs = 1;
+      out->gated = 1;
       out->median_us = out->min_us = out->max_us = estimate;
       out->p10_us = out->p90_us = out->span_us = estimate;
       return 1;
