@@ -13,10 +13,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Outputs are computed in blocks of this many floats, kept in registers
- * while every term is added (4 AVX2 or 8 SSE registers). */
-#define SUM_BLOCK 32
-
 /* Adding then subtracting 1.5 * 2^23 (2^52 for doubles) rounds a value in
  * [0, 2^22) to an integer, to nearest with ties to even, in the default
  * rounding mode, and vectorises where nearbyintf() would not. */
@@ -70,26 +66,45 @@ cpu_row_extend (float *row, int width, int channels, int radius,
   }
 }
 
-/* One span of cpu_weighted_sum; inlined with len = SUM_BLOCK for the
- * vectorised body, so the body and the tail add in the same order. */
-static inline void
-weighted_span (float *restrict out, int len, int at, const float *weights,
+/* Weighted sums are computed in blocks of SUM_BLOCK outputs held in
+ * registers while every term is added.  With GCC's vector extensions the
+ * block is 8 explicit 8-float accumulators: left to itself the compiler
+ * interchanges or jams the loops and ends up with scalar code.  Every
+ * output, vector lane or tail, sees the same operations in the same
+ * order. */
+#if defined(__GNUC__)
+#define HAVE_VECTORS 1
+typedef float Vec8 __attribute__ ((vector_size (32)));
+#define SUM_BLOCK 64
+#define LOAD8(v, p) memcpy (&(v), (p), sizeof (Vec8))
+#define STORE8(p, v) memcpy ((p), &(v), sizeof (Vec8))
+#else
+#define SUM_BLOCK 0
+#endif
+
+/* out[at + i] for i < len with plain C: the tail, or everything */
+static void
+weighted_tail (float *restrict out, int at, int len, const float *weights,
     const float *const *rows, int n_terms)
 {
-  float acc[SUM_BLOCK];
-  const float *r = rows[0] + at;
-  float w = weights[0];
-
-  for (int i = 0; i < len; i++)
-    acc[i] = w * r[i];
-  for (int t = 1; t < n_terms; t++) {
-    r = rows[t] + at;
-    w = weights[t];
-    for (int i = 0; i < len; i++)
-      acc[i] += w * r[i];
+  for (int i = at; i < at + len; i++) {
+    float acc = weights[0] * rows[0][i];
+    for (int t = 1; t < n_terms; t++)
+      acc += weights[t] * rows[t][i];
+    out[i] = acc;
   }
-  for (int i = 0; i < len; i++)
-    out[at + i] = acc[i];
+}
+
+static void
+symmetric_tail (float *restrict out, int at, int len, const float *weights,
+    const float *const *rows, int m)
+{
+  for (int i = at; i < at + len; i++) {
+    float acc = weights[m] * rows[m][i];
+    for (int t = 0; t < m; t++)
+      acc += weights[t] * (rows[t][i] + rows[2 * m - t][i]);
+    out[i] = acc;
+  }
 }
 
 CPU_HOT void
@@ -102,30 +117,29 @@ cpu_weighted_sum (float *restrict out, int n, const float *weights,
     memset (out, 0, (size_t) n * sizeof (float));
     return;
   }
-  for (; at + SUM_BLOCK <= n; at += SUM_BLOCK)
-    weighted_span (out, SUM_BLOCK, at, weights, rows, n_terms);
-  if (at < n)
-    weighted_span (out, n - at, at, weights, rows, n_terms);
-}
+#ifdef HAVE_VECTORS
+  for (; at + SUM_BLOCK <= n; at += SUM_BLOCK) {
+    Vec8 acc[SUM_BLOCK / 8], v;
+    const float *r = rows[0] + at;
+    float w = weights[0];
 
-static inline void
-symmetric_span (float *restrict out, int len, int at, const float *weights,
-    const float *const *rows, int m)
-{
-  float acc[SUM_BLOCK];
-  const float *c = rows[m] + at;
-  float w = weights[m];
-
-  for (int i = 0; i < len; i++)
-    acc[i] = w * c[i];
-  for (int t = 0; t < m; t++) {
-    const float *a = rows[t] + at, *b = rows[2 * m - t] + at;
-    w = weights[t];
-    for (int i = 0; i < len; i++)
-      acc[i] += w * (a[i] + b[i]);
+    for (int k = 0; k < SUM_BLOCK / 8; k++) {
+      LOAD8 (v, r + 8 * k);
+      acc[k] = w * v;
+    }
+    for (int t = 1; t < n_terms; t++) {
+      r = rows[t] + at;
+      w = weights[t];
+      for (int k = 0; k < SUM_BLOCK / 8; k++) {
+        LOAD8 (v, r + 8 * k);
+        acc[k] += w * v;
+      }
+    }
+    for (int k = 0; k < SUM_BLOCK / 8; k++)
+      STORE8 (out + at + 8 * k, acc[k]);
   }
-  for (int i = 0; i < len; i++)
-    out[at + i] = acc[i];
+#endif
+  weighted_tail (out, at, n - at, weights, rows, n_terms);
 }
 
 CPU_HOT void
@@ -134,10 +148,30 @@ cpu_weighted_sum_symmetric (float *restrict out, int n, const float *weights,
 {
   int at = 0;
 
-  for (; at + SUM_BLOCK <= n; at += SUM_BLOCK)
-    symmetric_span (out, SUM_BLOCK, at, weights, rows, m);
-  if (at < n)
-    symmetric_span (out, n - at, at, weights, rows, m);
+#ifdef HAVE_VECTORS
+  for (; at + SUM_BLOCK <= n; at += SUM_BLOCK) {
+    Vec8 acc[SUM_BLOCK / 8], u, v;
+    const float *c = rows[m] + at;
+    float w = weights[m];
+
+    for (int k = 0; k < SUM_BLOCK / 8; k++) {
+      LOAD8 (v, c + 8 * k);
+      acc[k] = w * v;
+    }
+    for (int t = 0; t < m; t++) {
+      const float *a = rows[t] + at, *b = rows[2 * m - t] + at;
+      w = weights[t];
+      for (int k = 0; k < SUM_BLOCK / 8; k++) {
+        LOAD8 (u, a + 8 * k);
+        LOAD8 (v, b + 8 * k);
+        acc[k] += w * (u + v);
+      }
+    }
+    for (int k = 0; k < SUM_BLOCK / 8; k++)
+      STORE8 (out + at + 8 * k, acc[k]);
+  }
+#endif
+  symmetric_tail (out, at, n - at, weights, rows, m);
 }
 
 CPU_HOT void

@@ -95,14 +95,14 @@ scratch_alloc (Scratch * s, const SeparableRun * run)
     return 0;
   }
   for (int j = 0; !run->load_only && j <= 2 * job->rx; j++)
-    s->taps_at[j] = s->extended + (size_t) j *channels;
+    s->taps_at[j] = s->extended + j * (size_t) channels;
   return 1;
 }
 
 static const void *
 source_row (const CudaConvImage * src, int y)
 {
-  return (const uint8_t *) src->data + (size_t) y *src->stride;
+  return (const uint8_t *) src->data + src->stride * y;
 }
 
 /* The horizontal pass of source row y into out (n floats). */
@@ -228,7 +228,7 @@ frame_vertical_band (void *data, int y0, int y1)
     for (int t = 0; t <= 2 * job->ry; t++) {
       int sy = cudaconv_border_index (y - job->ry + t, job->src->height,
           job->border);
-      s.window[t] = sy < 0 ? s.zero : run->frame + (size_t) sy *run->n;
+      s.window[t] = sy < 0 ? s.zero : run->frame + sy * (size_t) run->n;
     }
     vertical (run, &s, y);
   }

@@ -66,6 +66,8 @@ static const Format formats[N_FORMATS] = {
 /* times every filter x border x format x channels combination runs, each
  * time on a new random case */
 #define ROUNDS 3
+/* largest share of integer samples 1 LSB off the naive value */
+#define MAX_INEXACT_RATE 0.01
 
 /* The largest value of a format in sample units (f32: 1). */
 static double
@@ -253,7 +255,7 @@ magnitude (const TestFilter * tf, double top)
 static void *
 sample_at (const CudaConvImage * v, int x, int y, int c)
 {
-  return (uint8_t *) v->data + (size_t) y *v->stride +
+  return (uint8_t *) v->data + v->stride * y +
       ((size_t) x * v->channels + c) * cudaconv_sample_size (v->type);
 }
 
@@ -471,11 +473,91 @@ test_all_combinations (TuRng * rng)
           }
   printf ("every filter x border x format x channels, %d times: %ld cases, "
       "%ld failed\n", ROUNDS, cases, failed);
-  for (int f = 0; f < N_FILTERS; f++)
-    printf ("  %-21s %8ld integer samples, %5ld (%.2f%%) 1 LSB off the naive "
-        "value\n", filter_names[f], samples_by_filter[f],
-        inexact_by_filter[f], 100.0 * inexact_by_filter[f] /
-        (samples_by_filter[f] > 0 ? samples_by_filter[f] : 1));
+  for (int f = 0; f < N_FILTERS; f++) {
+    double rate = (double) inexact_by_filter[f] /
+        (samples_by_filter[f] > 0 ? samples_by_filter[f] : 1);
+    printf ("  %-21s %8ld integer samples, %5ld (%.3f%%) 1 LSB off the "
+        "naive value\n", filter_names[f], samples_by_filter[f],
+        inexact_by_filter[f], 100 * rate);
+    /* float against double only matters within ~1e-3 of .5; truncating
+     * or rounding the wrong way would be off half the time */
+    expect (rate < MAX_INEXACT_RATE, "%s: %.3f%% of integer samples 1 LSB "
+        "off (at most %.1f%% expected)", filter_names[f], 100 * rate,
+        100 * MAX_INEXACT_RATE);
+  }
+}
+
+/* ---------------------------------------------------------- rounding */
+
+/* Outputs that are exact halves (and quarters) in float and in double:
+ * every sample must equal the naive value, ties rounded to even. */
+static void
+test_rounding (TuRng * rng)
+{
+  static const double centre[9] = { 0, 0, 0, 0, 1, 0, 0, 0, 0 };
+  static const double up_left[9] = { 0, 1, 0, 1, 0, 0, 0, 0, 0 };
+  static const double one[1] = { 1 };
+  long cases = 0;
+
+  for (int t = 0; t < N_FORMATS; t++) {
+    if (formats[t].type == CUDACONV_SAMPLE_F32)
+      continue;
+    for (int k = 0; k < 5; k++) {
+      Geometry g = { 0 };
+      TestFilter tf = { 0 };
+      CudaConvFilterDesc *d = &tf.desc;
+      CudaConvOp want_op;
+      CudaConvPlan *plan;
+      long inexact;
+
+      cudaconv_filter_desc_init (d, CUDACONV_KIND_CUSTOM);
+      d->border = tu_rng_int (rng, 0, 4);
+      d->matrix = centre;
+      d->matrix_side = 3;
+      d->divisor = 2;
+      tf.filter = F_RANK1;
+      want_op = CUDACONV_OP_SEPARABLE;
+      switch (k) {
+        case 1:                /* in / 4 + 1 / 4 */
+          d->divisor = 4;
+          d->offset = 0.25;
+          break;
+        case 2:                /* (up + left) / 2 */
+          d->matrix = up_left;
+          tf.filter = F_MASK;
+          want_op = CUDACONV_OP_MASK;
+          break;
+        case 3:                /* a 1x1 box of gain 1/2 */
+          d->matrix = one;
+          d->matrix_side = 1;
+          tf.filter = F_UNIFORM;
+          want_op = CUDACONV_OP_BOX;
+          break;
+        case 4:                /* |laplacian| / 2 */
+          cudaconv_filter_desc_init (d, CUDACONV_KIND_LAPLACIAN);
+          d->scale = 0.5;
+          tf.filter = F_LAPLACIAN;
+          want_op = CUDACONV_OP_LAPLACIAN;
+          break;
+      }
+      plan = cudaconv_plan_new (d, NULL);
+      expect (plan != NULL && plan->op == want_op, "rounding case %d: plan "
+          "op %d, want %d", k, plan ? (int) plan->op : -1, (int) want_op);
+      cudaconv_plan_free (plan);
+
+      g.width = tu_rng_int (rng, 1, 40);
+      g.height = tu_rng_int (rng, 1, 30);
+      g.channels = tu_rng_int (rng, 1, 4);
+      g.format = &formats[t];
+      g.dst_pad = tu_rng_int (rng, 0, 5);
+      g.n_threads = pick_threads (rng);
+      inexact = run_case (&tf, &g, rng);
+      expect (inexact == 0, "rounding case %d on %s: %ld samples not "
+          "rounded to nearest even", k, formats[t].name, inexact);
+      cases++;
+    }
+  }
+  printf ("exact ties: %ld cases\n", cases);
 }
 
 /* ------------------------------------------------- threads, identical */
@@ -887,6 +969,7 @@ main (void)
 
   tu_rng_init (&rng, tu_seed (NAME));
   test_all_combinations (&rng);
+  test_rounding (&rng);
   test_threads_identical (&rng);
   test_channel_maps (&rng);
   test_large_radii (&rng);
