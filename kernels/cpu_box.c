@@ -89,67 +89,44 @@ columns_slide_f32 (double *restrict sum, const float *enter,
 
 /* ---------------------------------------------- horizontal window sums */
 
-/* The column sums of extended pixel k (k - rx is the image x), or NULL for
- * the constant border. */
-static const void *
-extended_pixel (const BoxRun * run, const void *sums, size_t sum_size, int k)
-{
-  const CpuBox *job = run->job;
-  int x = cudaconv_border_index (k - job->rx, job->src->width, job->border);
-
-  if (x < 0)
-    return NULL;
-  return (const uint8_t *) sums + (size_t) x *job->src->channels * sum_size;
+/* prefix[i + C] = prefix[i] + v[i] over len values, prefix[0 .. C) = 0:
+ * channel c summed over the extended pixels before.  A recurrence, so it
+ * cannot be vectorised across pixels; the channel count is made a constant
+ * so the C chains at least run side by side. */
+#define DEFINE_PREFIX(name, type, value_type)                            \
+static inline void                                                       \
+name##_channels (type * restrict prefix, const value_type * restrict v, \
+    size_t len, int channels)                                            \
+{                                                                        \
+  for (int c = 0; c < channels; c++)                                     \
+    prefix[c] = 0;                                                       \
+  for (size_t i = 0; i < len; i++)                                       \
+    prefix[i + channels] = prefix[i] + v[i];                             \
+}                                                                        \
+                                                                         \
+static void                                                              \
+name (type * restrict prefix, const value_type * restrict v,            \
+    size_t len, int channels)                                            \
+{                                                                        \
+  switch (channels) {                                                    \
+    case 1:                                                              \
+      name##_channels (prefix, v, len, 1);                               \
+      break;                                                             \
+    case 2:                                                              \
+      name##_channels (prefix, v, len, 2);                               \
+      break;                                                             \
+    case 3:                                                              \
+      name##_channels (prefix, v, len, 3);                               \
+      break;                                                             \
+    default:                                                             \
+      name##_channels (prefix, v, len, 4);                               \
+      break;                                                             \
+  }                                                                      \
 }
 
-/* prefix[(k + 1) C + c]: channel c summed over extended pixels 0 .. k */
-static void
-prefix_narrow (const BoxRun * run, const uint32_t * sums, uint32_t * prefix)
-{
-  int channels = run->job->src->channels;
-  int extended = run->job->src->width + 2 * run->job->rx;
-
-  for (int c = 0; c < channels; c++)
-    prefix[c] = 0;
-  for (int k = 0; k < extended; k++) {
-    const uint32_t *v = extended_pixel (run, sums, sizeof (uint32_t), k);
-    uint32_t *p = prefix + (size_t) k * channels;
-    for (int c = 0; c < channels; c++)
-      p[channels + c] = p[c] + (v != NULL ? v[c] : 0);
-  }
-}
-
-static void
-prefix_wide (const BoxRun * run, const uint32_t * sums, uint64_t * prefix)
-{
-  int channels = run->job->src->channels;
-  int extended = run->job->src->width + 2 * run->job->rx;
-
-  for (int c = 0; c < channels; c++)
-    prefix[c] = 0;
-  for (int k = 0; k < extended; k++) {
-    const uint32_t *v = extended_pixel (run, sums, sizeof (uint32_t), k);
-    uint64_t *p = prefix + (size_t) k * channels;
-    for (int c = 0; c < channels; c++)
-      p[channels + c] = p[c] + (v != NULL ? v[c] : 0);
-  }
-}
-
-static void
-prefix_f64 (const BoxRun * run, const double *sums, double *prefix)
-{
-  int channels = run->job->src->channels;
-  int extended = run->job->src->width + 2 * run->job->rx;
-
-  for (int c = 0; c < channels; c++)
-    prefix[c] = 0;
-  for (int k = 0; k < extended; k++) {
-    const double *v = extended_pixel (run, sums, sizeof (double), k);
-    double *p = prefix + (size_t) k * channels;
-    for (int c = 0; c < channels; c++)
-      p[channels + c] = p[c] + (v != NULL ? v[c] : 0);
-  }
-}
+DEFINE_PREFIX (prefix_u32, uint32_t, uint32_t);
+DEFINE_PREFIX (prefix_u64, uint64_t, uint32_t);
+DEFINE_PREFIX (prefix_f64, double, double);
 
 /* res[i] = gain * (prefix[i + span] - prefix[i]) + offset */
 CPU_HOT static void
@@ -180,7 +157,10 @@ windows_f64 (double *restrict res, const double *prefix, size_t span,
 
 typedef struct
 {
-  void *sums;                   /* n column sums: uint32_t or double */
+  /* (width + 2 rx) * channels values, uint32_t or double: the running
+   * column sums in the middle, the border's copies of them around */
+  void *extended;
+  void *sums;                   /* the middle of extended */
   void *prefix;                 /* (width + 2 rx + 1) * channels */
   double *result;
   uint8_t *zero;                /* a source row outside the constant border */
@@ -189,30 +169,37 @@ typedef struct
 static void
 scratch_free (Scratch * s)
 {
-  free (s->sums);
+  free (s->extended);
   free (s->prefix);
   free (s->result);
   free (s->zero);
+}
+
+static size_t
+value_size (const CudaConvImage * src)
+{
+  return src->type == CUDACONV_SAMPLE_F32 ? sizeof (double) : sizeof (uint32_t);
 }
 
 static int
 scratch_alloc (Scratch * s, const BoxRun * run)
 {
   const CudaConvImage *src = run->job->src;
-  int is_float = src->type == CUDACONV_SAMPLE_F32;
-  size_t prefix_len = (size_t) (src->width + 2 * run->job->rx + 1) *
-      src->channels;
+  size_t extended = (size_t) (src->width + 2 * run->job->rx) * src->channels;
+  size_t prefix_value = src->type == CUDACONV_SAMPLE_F32 || run->wide ?
+      sizeof (uint64_t) : sizeof (uint32_t);
 
-  s->sums = calloc (run->n, is_float ? sizeof (double) : sizeof (uint32_t));
-  s->prefix = malloc (prefix_len * (is_float || run->wide ?
-          sizeof (uint64_t) : sizeof (uint32_t)));
+  s->extended = calloc (extended, value_size (src));
+  s->prefix = malloc ((extended + src->channels) * prefix_value);
   s->result = malloc ((size_t) run->n * sizeof (double));
   s->zero = calloc (run->n, cudaconv_sample_size (src->type));
-  if (s->sums == NULL || s->prefix == NULL || s->result == NULL ||
+  if (s->extended == NULL || s->prefix == NULL || s->result == NULL ||
       s->zero == NULL) {
     scratch_free (s);
     return 0;
   }
+  s->sums = (uint8_t *) s->extended + value_size (src) * run->job->rx *
+      src->channels;
   return 1;
 }
 
@@ -227,50 +214,71 @@ extended_row (const BoxRun * run, const Scratch * s, int p)
   return y < 0 ? s->zero : source_row (src, y);
 }
 
+/* Slides the column sums to output row y (or sums them afresh at the
+ * band's first row). */
+static void
+update_sums (const BoxRun * run, Scratch * s, int y, int first)
+{
+  const CudaConvImage *src = run->job->src;
+  int ry = run->job->ry, n = run->n;
+
+  if (src->type == CUDACONV_SAMPLE_F32) {
+    if (first) {
+      for (int p = y - ry; p <= y + ry; p++)
+        columns_add_f32 (s->sums, (const float *) extended_row (run, s, p), n);
+    } else {
+      columns_slide_f32 (s->sums,
+          (const float *) extended_row (run, s, y + ry),
+          (const float *) extended_row (run, s, y - ry - 1), n);
+    }
+  } else {
+    if (first) {
+      for (int p = y - ry; p <= y + ry; p++)
+        columns_add (s->sums, extended_row (run, s, p), src->type,
+            src->shift, n);
+    } else {
+      columns_slide (s->sums, extended_row (run, s, y + ry),
+          extended_row (run, s, y - ry - 1), src->type, src->shift, n);
+    }
+  }
+}
+
+/* The window sums of the current column sums, scaled: s->result. */
+static void
+window_sums (const BoxRun * run, Scratch * s)
+{
+  const CpuBox *job = run->job;
+  const CudaConvImage *src = job->src;
+  int channels = src->channels, n = run->n;
+  size_t len = (size_t) (src->width + 2 * job->rx) * channels;
+  size_t span = (size_t) (2 * job->rx + 1) * channels;
+
+  cpu_row_extend (s->extended, value_size (src), src->width, channels,
+      job->rx, job->border);
+  if (src->type == CUDACONV_SAMPLE_F32) {
+    prefix_f64 (s->prefix, s->extended, len, channels);
+    windows_f64 (s->result, s->prefix, span, job->gain, job->offset, n);
+  } else if (run->wide) {
+    prefix_u64 (s->prefix, s->extended, len, channels);
+    windows_wide (s->result, s->prefix, span, job->gain, job->offset, n);
+  } else {
+    prefix_u32 (s->prefix, s->extended, len, channels);
+    windows_narrow (s->result, s->prefix, span, job->gain, job->offset, n);
+  }
+}
+
 static CudaConvStatus
 box_band (void *data, int y0, int y1)
 {
   const BoxRun *run = data;
-  const CpuBox *job = run->job;
-  const CudaConvImage *src = job->src;
-  int n = run->n, ry = job->ry;
-  size_t span = (size_t) (2 * job->rx + 1) * src->channels;
   Scratch s;
 
   if (!scratch_alloc (&s, run))
     return CUDACONV_ERROR_NO_MEMORY;
-
   for (int y = y0; y < y1; y++) {
-    if (src->type == CUDACONV_SAMPLE_F32) {
-      if (y == y0) {
-        for (int p = y - ry; p <= y + ry; p++)
-          columns_add_f32 (s.sums, (const float *) extended_row (run, &s, p),
-              n);
-      } else {
-        columns_slide_f32 (s.sums,
-            (const float *) extended_row (run, &s, y + ry),
-            (const float *) extended_row (run, &s, y - ry - 1), n);
-      }
-      prefix_f64 (run, s.sums, s.prefix);
-      windows_f64 (s.result, s.prefix, span, job->gain, job->offset, n);
-    } else {
-      if (y == y0) {
-        for (int p = y - ry; p <= y + ry; p++)
-          columns_add (s.sums, extended_row (run, &s, p), src->type,
-              src->shift, n);
-      } else {
-        columns_slide (s.sums, extended_row (run, &s, y + ry),
-            extended_row (run, &s, y - ry - 1), src->type, src->shift, n);
-      }
-      if (run->wide) {
-        prefix_wide (run, s.sums, s.prefix);
-        windows_wide (s.result, s.prefix, span, job->gain, job->offset, n);
-      } else {
-        prefix_narrow (run, s.sums, s.prefix);
-        windows_narrow (s.result, s.prefix, span, job->gain, job->offset, n);
-      }
-    }
-    cpu_output_row_f64 (job->out, y, s.result);
+    update_sums (run, &s, y, y == y0);
+    window_sums (run, &s);
+    cpu_output_row_f64 (run->job->out, y, s.result);
   }
   scratch_free (&s);
   return CUDACONV_OK;

@@ -43,26 +43,27 @@ cpu_row_load (float *restrict out, const void *row, CudaConvSampleType type,
 }
 
 void
-cpu_row_extend (float *row, int width, int channels, int radius,
-    CudaConvBorder border)
+cpu_row_extend (void *row, size_t value_size, int width, int channels,
+    int radius, CudaConvBorder border)
 {
-  float *mid = row + (size_t) radius * channels;
+  size_t pixel = value_size * channels;
+  uint8_t *mid = (uint8_t *) row + pixel * radius;
 
   for (int k = -radius; k < 0; k++) {
     int s = cudaconv_border_index (k, width, border);
-    float *to = mid + (ptrdiff_t) k * channels;
+    uint8_t *to = mid - pixel * -k;
     if (s < 0)
-      memset (to, 0, channels * sizeof (float));
+      memset (to, 0, pixel);
     else
-      memcpy (to, mid + (size_t) s * channels, channels * sizeof (float));
+      memcpy (to, mid + pixel * s, pixel);
   }
   for (int k = width; k < width + radius; k++) {
     int s = cudaconv_border_index (k, width, border);
-    float *to = mid + (size_t) k * channels;
+    uint8_t *to = mid + pixel * k;
     if (s < 0)
-      memset (to, 0, channels * sizeof (float));
+      memset (to, 0, pixel);
     else
-      memcpy (to, mid + (size_t) s * channels, channels * sizeof (float));
+      memcpy (to, mid + pixel * s, pixel);
   }
 }
 
@@ -74,7 +75,7 @@ cpu_row_extend (float *row, int width, int channels, int radius,
  * order. */
 #if defined(__GNUC__)
 #define HAVE_VECTORS 1
-typedef float Vec8 __attribute__ ((vector_size (32)));
+typedef float Vec8 __attribute__((vector_size (32)));
 #define SUM_BLOCK 64
 #define LOAD8(v, p) memcpy (&(v), (p), sizeof (Vec8))
 #define STORE8(p, v) memcpy ((p), &(v), sizeof (Vec8))

@@ -33,11 +33,12 @@
 void cpu_row_load (float *out, const void *row, CudaConvSampleType type,
     int shift, int n);
 
-/* row holds (width + 2 radius) pixels of channels floats, the image's row
- * in the middle; fills the radius pixels on each side with what the border
- * rule reads there (0 for the constant border). */
-void cpu_row_extend (float *row, int width, int channels, int radius,
-    CudaConvBorder border);
+/* row holds (width + 2 radius) pixels of channels values of value_size
+ * bytes (floats, or the box's sums), the image's row in the middle; fills
+ * the radius pixels on each side with what the border rule reads there
+ * (zero bytes for the constant border). */
+void cpu_row_extend (void *row, size_t value_size, int width, int channels,
+    int radius, CudaConvBorder border);
 
 /* out[i] = sum over t of weights[t] * rows[t][i], for i < n, adding the
  * terms in order t = 0, 1, ...; n_terms may be 0 (out = 0). */

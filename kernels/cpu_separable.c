@@ -118,7 +118,8 @@ horizontal (const SeparableRun * run, Scratch * s, int y, float *out)
   }
   cpu_row_load (s->extended + (size_t) job->rx * src->channels,
       source_row (src, y), src->type, src->shift, run->n);
-  cpu_row_extend (s->extended, src->width, src->channels, job->rx, job->border);
+  cpu_row_extend (s->extended, sizeof (float), src->width, src->channels,
+      job->rx, job->border);
   if (run->symmetric_x)
     cpu_weighted_sum_symmetric (out, run->n, job->taps_x, s->taps_at, job->rx);
   else

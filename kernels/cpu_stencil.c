@@ -182,7 +182,8 @@ stencil_band (void *data, int y0, int y1)
       cpu_row_load (row + (size_t) run->rx * src->channels,
           (const uint8_t *) src->data + (size_t) sy * src->stride,
           src->type, src->shift, run->n);
-      cpu_row_extend (row, src->width, src->channels, run->rx, job->border);
+      cpu_row_extend (row, sizeof (float), src->width, src->channels, run->rx,
+          job->border);
       s.ring_rows[slot] = row;
     }
     if (y >= y0) {
