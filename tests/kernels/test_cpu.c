@@ -143,6 +143,7 @@ make_matrix (TestFilter * tf, int r, TuRng * rng)
     v[i] = tu_rng_int (rng, -1, 3);
   }
   u[r] = v[r] = 2 * side;
+  u[0] = tu_rng_int (rng, 1, 4);        /* never an identity */
   for (int i = 0; i < side; i++)
     for (int j = 0; j < side; j++) {
       double *m = &tf->matrix[i * side + j];
