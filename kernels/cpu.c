@@ -81,6 +81,13 @@ check_image (const CudaConvImage * image, const char *what, CudaConvError * err)
   if (cudaconv_image_validate (image, &inner) != CUDACONV_OK)
     return cudaconv_error_set (err, inner.status, "%s: %s", what,
         inner.message);
+  /* u16 and f32 rows are read as arrays of their type */
+  if ((uintptr_t) image->data % cudaconv_sample_size (image->type) != 0 ||
+      image->stride % cudaconv_sample_size (image->type) != 0)
+    return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
+        "%s: data (%p) and stride (%zu) must be multiples of the %zu-byte "
+        "sample", what, image->data, image->stride,
+        cudaconv_sample_size (image->type));
   if ((size_t) image->width * image->channels > MAX_ROW_SAMPLES)
     return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
         "%s: rows of %d x %d samples are too wide for the CPU backend", what,

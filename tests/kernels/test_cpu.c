@@ -415,7 +415,7 @@ random_size (int *w, int *h, TuRng * rng)
     *w = 2 * tu_rng_int (rng, 0, 20) + 1;       /* odd widths */
     *h = tu_rng_int (rng, 1, 29);
     if (pick == 7)
-      *w = tu_rng_int (rng, 1, 40);
+      *w = tu_rng_int (rng, 1, 90);     /* rows past the 64-sample blocks */
   }
 }
 
@@ -862,6 +862,25 @@ test_errors (TuRng * rng)
           CUDACONV_ERROR_INVALID, &dst, changes[i].words, changes[i].what);
     }
   }
+  /* u16 rows that do not start on a whole sample */
+  view = dst.view;
+  view.stride = dst.view.stride - 1;
+  memset (&err, 0, sizeof (err));
+  expect_error (RUN (plan, &src.view, &view, NULL), &err,
+      CUDACONV_ERROR_UNSUPPORTED, &dst, "multiples", "odd u16 stride");
+  view = dst.view;
+  view.data = dst.alloc + 1;
+  view.height = 6;
+  memset (&err, 0, sizeof (err));
+  {
+    TuImage small;
+    tu_image_alloc (&small, 9, 6, 3, CUDACONV_SAMPLE_U16, 0, 0, 4);
+    tu_image_fill_random (&small, rng);
+    expect_error (RUN (plan, &small.view, &view, NULL), &err,
+        CUDACONV_ERROR_UNSUPPORTED, &dst, "multiples", "odd u16 address");
+    tu_image_free (&small);
+  }
+
   view = src.view;
   view.data = NULL;
   memset (&err, 0, sizeof (err));
