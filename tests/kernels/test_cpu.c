@@ -7,8 +7,8 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* Every filter x border x sample format x channel count, once per run, on
- * a random size (1x1, 2x3, 3x2, 17x5 or random), random radius (sometimes
+/* Every filter x border x sample format x channel count, ROUNDS times per
+ * run, each on a random size (1x1, 2x3, 3x2, 17x5 or random), random radius (sometimes
  * larger than the frame), padded strides, poisoned outputs, random thread
  * counts and channel maps: cudaconv_cpu_run() against naive_filter().
  * Integer outputs may be 1 LSB off (float against double near .5: counted
@@ -578,11 +578,12 @@ test_threads_identical (TuRng * rng)
     char what[400], desc[300];
     double top = fmt->type == CUDACONV_SAMPLE_F32 ? 1.25 : 1;
 
-    /* radius 5 to 9: a frame-wide intermediate with 7 threads (7 bands of
-     * 13 rows against 11 to 19 rows of halo), a ring with fewer */
+    /* vertical radius 7 to 9: separable filters use the frame-wide
+     * intermediate with 7 threads (7 x 15 or more rows of bands and halos
+     * exceed 97) and the per-band ring with 1 or 2 */
     make_filter (&tf, f, tu_rng_int (rng, 0, 4), 3, format_top (fmt), rng);
     if (f != F_SOBEL && f != F_LAPLACIAN && f < F_RANK1)
-      tf.desc.radius_y = tu_rng_int (rng, 5, 9);
+      tf.desc.radius_y = tu_rng_int (rng, 7, 9);
     describe (desc, sizeof (desc), &tf);
     snprintf (what, sizeof (what), "%s on %s %dx%d x%d", desc, fmt->name,
         width, height, channels);
