@@ -80,7 +80,7 @@ main (int argc, char **argv)
   TuImage src, dst;
   TuRng rng;
 
-  for (int i = 1; i < argc; i++) {
+  for (int i = 1; i < argc; i += 2) {
     const char *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (v == NULL)
       usage ();
@@ -101,7 +101,6 @@ main (int argc, char **argv)
           strcmp (v, "u16") == 0 ? CUDACONV_SAMPLE_U16 : CUDACONV_SAMPLE_U8;
     else
       usage ();
-    i++;
   }
   if (width < 1 || height < 1 || channels < 1 || channels > 4 || frames < 1)
     usage ();
