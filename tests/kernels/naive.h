@@ -1,0 +1,49 @@
+/* gst-cudaconv: a naive double-precision reference for the tests
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Written from the text of design.md and cudaconv.h, not from the library:
+ * every output sample is a sum over the filter's whole 2-D footprint in
+ * double precision, computed from the CudaConvFilterDesc (not from a
+ * plan), with borders by brute-force mirroring.  Slow and obvious. */
+
+#ifndef CUDACONV_NAIVE_H
+#define CUDACONV_NAIVE_H
+
+#include "cudaconv.h"
+
+/* The in-range index that coordinate p reads on a line of len samples, or
+ * -1 for the constant border; found by mirroring (or stepping) p back into
+ * the line one reflection at a time. */
+int naive_border_index (int p, int len, CudaConvBorder border);
+
+/* OpenCV's default sigma for 2 radius + 1 taps, from its ksize formula. */
+double naive_default_sigma (int radius);
+
+/* 2 radius + 1 gaussian weights exp(-i^2 / (2 sigma^2)), i = -r..r,
+ * normalised to sum 1; sigma 0: naive_default_sigma. */
+void naive_gaussian_weights (double *weights, int radius, double sigma);
+
+/* The input sample (x, y, c) in sample units with the border applied. */
+double naive_read (const CudaConvImage * src, int x, int y, int c,
+    CudaConvBorder border);
+
+/* Fills dst (same geometry and format as src) with the filter's output:
+ * integers rounded to nearest even and saturated, f32 as computed; COPY
+ * channels get the input sample's raw bits, FILL channels fill[c]
+ * (rounded and saturated for integers).  map may be NULL. */
+void naive_filter (const CudaConvFilterDesc * desc,
+    const CudaConvImage * src, const CudaConvImage * dst,
+    const CudaConvChannelMap * map);
+
+/* One 1-D correlation along rows (vertical 0) or columns (vertical 1):
+ * sum_j taps[j] in(x + j - radius, y) or in(x, y + j - radius). */
+double naive_pass_value (const CudaConvImage * src, const double *taps,
+    int radius, CudaConvBorder border, int vertical, int x, int y, int c);
+
+#endif /* CUDACONV_NAIVE_H */
