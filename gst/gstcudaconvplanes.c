@@ -110,10 +110,16 @@ read_plane_layout (const GstVideoInfo * info, guint p,
     offset = GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c);
     if ((gint) GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c) != layout->depth ||
         GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c) != pstride ||
-        (gint) GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c) != plane->shift ||
-        offset % sample_bytes != 0)
+        (gint) GST_VIDEO_FORMAT_INFO_SHIFT (finfo, c) != plane->shift)
       goto unsupported;
-    channel = offset / sample_bytes;
+    if (offset % sample_bytes == 0)
+      channel = offset / sample_bytes;
+    else if (sample_bytes == 2 && offset == 1 && pstride == 4)
+      /* GStreamer 1.22 gives the V offset of P010/P012/P016 in samples (1)
+       * where other 16-bit formats give bytes (2) */
+      channel = 1;
+    else
+      goto unsupported;
     if (channel >= plane->channels || layout->role[channel] != ROLE_PADDING)
       goto unsupported;
     if (c == GST_VIDEO_COMP_A)
