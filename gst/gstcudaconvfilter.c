@@ -112,6 +112,21 @@ struct _GstCudaConvFilter
   GstCudaConvPlaneJob jobs[GST_VIDEO_MAX_PLANES];
 };
 
+static void gst_cuda_conv_filter_finalize (GObject * object);
+static void gst_cuda_conv_filter_set_property (GObject * object,
+    guint prop_id, const GValue * value, GParamSpec * pspec);
+static void gst_cuda_conv_filter_get_property (GObject * object,
+    guint prop_id, GValue * value, GParamSpec * pspec);
+static gboolean gst_cuda_conv_filter_start (GstBaseTransform * trans);
+static gboolean gst_cuda_conv_filter_stop (GstBaseTransform * trans);
+static void gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer);
+static gboolean gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter,
+    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
+    GstVideoInfo * out_info);
+static GstFlowReturn gst_cuda_conv_filter_transform_frame (GstVideoFilter *
+    vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+
 enum
 {
   PROP_0,
@@ -172,21 +187,6 @@ GST_STATIC_PAD_TEMPLATE ("src",
 G_DEFINE_TYPE (GstCudaConvFilter, gst_cuda_conv_filter, GST_TYPE_VIDEO_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudaconvfilter, "cudaconvfilter", GST_RANK_NONE,
     GST_TYPE_CUDA_CONV_FILTER);
-
-static void gst_cuda_conv_filter_finalize (GObject * object);
-static void gst_cuda_conv_filter_set_property (GObject * object,
-    guint prop_id, const GValue * value, GParamSpec * pspec);
-static void gst_cuda_conv_filter_get_property (GObject * object,
-    guint prop_id, GValue * value, GParamSpec * pspec);
-static gboolean gst_cuda_conv_filter_start (GstBaseTransform * trans);
-static gboolean gst_cuda_conv_filter_stop (GstBaseTransform * trans);
-static void gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer);
-static gboolean gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter,
-    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
-    GstVideoInfo * out_info);
-static GstFlowReturn gst_cuda_conv_filter_transform_frame (GstVideoFilter *
-    vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
 
 static void
 gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
