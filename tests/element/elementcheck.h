@@ -34,7 +34,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   gint channels;
-  gint sub_x;                   /* the plane is width / sub_x wide, rounded up */
+  gint sub_x;                   /* plane width: width / sub_x, rounded up */
   gint sub_y;
   const gchar *roles;
 } EcPlaneSpec;
