@@ -1,0 +1,848 @@
+/* GStreamer
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+/**
+ * SECTION:element-cudaconvfilter
+ * @title: cudaconvfilter
+ *
+ * Convolves raw video: Gaussian and box blur, sharpening (unsharp mask),
+ * Sobel and Laplacian edge maps, or a matrix of your own.  It runs on an
+ * NVIDIA GPU through CUDA when one is usable, and otherwise on every online
+ * CPU core; #GstCudaConvFilter:backend forces either.  At start the element
+ * posts an element message named `cudaconvfilter-backend` saying which
+ * backend runs (field `backend`) and why (`reason`; `device` and
+ * `device-name` for the GPU, `threads` for the CPU).
+ *
+ * Packed RGB formats have each colour channel filtered alike; alpha and the
+ * x byte of RGBx-like formats pass through unchanged.  In YUV formats, blur
+ * and sharpen filter every plane, with the footprint and sigma divided by
+ * the subsampling factor on subsampled chroma planes (4:2:0 chroma of a
+ * radius 4 blur uses radius 2 and half the sigma); Sobel and Laplacian
+ * filter luma and set chroma to neutral grey (128, or 512 for 10-bit
+ * formats); a custom matrix filters luma and leaves chroma unchanged.
+ * Frame edges are extended as #GstCudaConvFilter:border says.  Outputs are
+ * rounded to nearest and saturated to the format's range.
+ *
+ * When nothing would change (a radius of 0 for the blurs and sharpen, a
+ * sharpen amount of 0, an identity matrix) the element is in passthrough:
+ * buffers go through untouched, without a copy.  All filter properties can
+ * change while playing, and take effect on the next frame; numeric ones can
+ * be animated with a #GstController.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA ! cudaconvfilter kernel=gaussian radius=4 ! videoconvert ! autovideosink
+ * ]| A 9x9 Gaussian blur with the sigma OpenCV's GaussianBlur derives from
+ * the radius (1.7 for radius 4).
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=NV12 ! cudaconvfilter kernel=sobel scale=0.5 ! videoconvert ! autovideosink
+ * ]| An edge map of the luma, at half strength, on grey chroma.
+ * |[
+ * gst-launch-1.0 videotestsrc ! cudaconvfilter kernel=custom matrix="<0.0, -1.0, 0.0, -1.0, 5.0, -1.0, 0.0, -1.0, 0.0>" ! videoconvert ! autovideosink
+ * ]| A 3x3 sharpening mask (its weights sum to 1, so divisor=0 divides by 1).
+ *
+ * ## Choosing values
+ * The radius sets the footprint (2 radius + 1 pixels across) and the cost of
+ * the Gaussian and sharpen filters; sigma sets how strong the blur is.
+ * Leave sigma at 0 to have it follow the radius, or set the radius to about
+ * 3 sigma: a smaller radius cuts the bell curve short, a larger one costs
+ * time for nothing.  The box blur costs the same at any radius.  For
+ * sharpen, amount 0.5 to 2 with radius 1 to 3 is usual; larger amounts
+ * exaggerate noise.  Raise scale above 1 to brighten faint edges.  A custom
+ * matrix is applied as correlation (not flipped), like OpenCV's filter2D;
+ * its divisor defaults to the sum of its entries, and offset is added
+ * afterwards (128 shows negative responses).
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <math.h>
+
+#include "gstcudaconvfilter.h"
+#include "gstcudaconvenums.h"
+#include "gstcudaconvgpu.h"
+#include "gstcudaconvplanes.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_conv_filter_debug);
+#define GST_CAT_DEFAULT gst_cuda_conv_filter_debug
+
+struct _GstCudaConvFilter
+{
+  GstVideoFilter parent;
+
+  /* properties, under the object lock */
+  GstCudaConvFilterKernel kernel;
+  gint radius;
+  gdouble sigma;
+  gdouble amount;
+  gdouble scale;
+  GstCudaConvFilterBorder border;
+  gdouble *matrix;              /* NULL until set */
+  gint matrix_side;
+  gdouble divisor;
+  gdouble offset;
+  GstCudaConvFilterBackend backend;
+  gint cuda_device_id;
+  gboolean settings_changed;    /* since the plans were built */
+  gboolean started;             /* between start and stop */
+
+  /* from start to stop */
+  GstCudaConvGpu *gpu;          /* NULL: the CPU backend runs */
+  gint n_threads;
+
+  /* streaming thread: what each plane of a frame receives */
+  gboolean plans_valid;         /* for the current caps and settings */
+  gchar *plan_error;            /* why no plans could be built, or NULL */
+  guint n_planes;
+  GstCudaConvPlane planes[GST_VIDEO_MAX_PLANES];
+  CudaConvPlan *plans[GST_VIDEO_MAX_PLANES];
+  GstCudaConvPlaneJob jobs[GST_VIDEO_MAX_PLANES];
+};
+
+static void gst_cuda_conv_filter_finalize (GObject * object);
+static void gst_cuda_conv_filter_set_property (GObject * object,
+    guint prop_id, const GValue * value, GParamSpec * pspec);
+static void gst_cuda_conv_filter_get_property (GObject * object,
+    guint prop_id, GValue * value, GParamSpec * pspec);
+static gboolean gst_cuda_conv_filter_start (GstBaseTransform * trans);
+static gboolean gst_cuda_conv_filter_stop (GstBaseTransform * trans);
+static void gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer);
+static gboolean gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter,
+    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
+    GstVideoInfo * out_info);
+static GstFlowReturn gst_cuda_conv_filter_transform_frame (GstVideoFilter *
+    vfilter, GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+
+enum
+{
+  PROP_0,
+  PROP_KERNEL,
+  PROP_RADIUS,
+  PROP_SIGMA,
+  PROP_AMOUNT,
+  PROP_SCALE,
+  PROP_BORDER,
+  PROP_MATRIX,
+  PROP_DIVISOR,
+  PROP_OFFSET,
+  PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID
+};
+
+#define DEFAULT_KERNEL GST_CUDA_CONV_FILTER_KERNEL_GAUSSIAN
+#define DEFAULT_RADIUS 2
+#define DEFAULT_SIGMA 0.0
+#define DEFAULT_AMOUNT 1.0
+#define DEFAULT_SCALE 1.0
+#define DEFAULT_BORDER GST_CUDA_CONV_FILTER_BORDER_REFLECT_101
+#define DEFAULT_DIVISOR 0.0
+#define DEFAULT_OFFSET 0.0
+#define DEFAULT_BACKEND GST_CUDA_CONV_FILTER_BACKEND_AUTO
+#define DEFAULT_CUDA_DEVICE_ID -1
+/* far beyond any machine's GPU count, small enough to catch typos */
+#define MAX_CUDA_DEVICE_ID 255
+
+#define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
+    GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
+#define BACKEND_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
+    GST_PARAM_MUTABLE_READY)
+
+/* 16-bit formats are little-endian only: the samples are read natively */
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+#define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, " \
+    "BGR, AYUV, GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, Y444, " \
+    "I420_10LE, P010_10LE }"
+#else
+#define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, " \
+    "BGR, AYUV, GRAY8, I420, YV12, NV12, NV21, Y42B, Y444 }"
+#endif
+
+static GstStaticPadTemplate gst_cuda_conv_filter_sink_template =
+GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)));
+
+static GstStaticPadTemplate gst_cuda_conv_filter_src_template =
+GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)));
+
+#define gst_cuda_conv_filter_parent_class parent_class
+G_DEFINE_TYPE (GstCudaConvFilter, gst_cuda_conv_filter, GST_TYPE_VIDEO_FILTER);
+GST_ELEMENT_REGISTER_DEFINE (cudaconvfilter, "cudaconvfilter", GST_RANK_NONE,
+    GST_TYPE_CUDA_CONV_FILTER);
+
+static void
+gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstVideoFilterClass *vfilter_class = GST_VIDEO_FILTER_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_conv_filter_debug, "cudaconvfilter", 0,
+      "Convolution of raw video on the GPU or the CPU");
+
+  gobject_class->finalize = gst_cuda_conv_filter_finalize;
+  gobject_class->set_property = gst_cuda_conv_filter_set_property;
+  gobject_class->get_property = gst_cuda_conv_filter_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_KERNEL,
+      g_param_spec_enum ("kernel", "Kernel",
+          "What to compute: gaussian or box blur, sharpen (unsharp mask), "
+          "sobel or laplacian edge map, or custom (the matrix property)",
+          GST_TYPE_CUDA_CONV_FILTER_KERNEL, DEFAULT_KERNEL,
+          FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_RADIUS,
+      g_param_spec_int ("radius", "Radius",
+          "Half-width of the gaussian, box and sharpen footprint: 2 radius + 1 "
+          "pixels across; 0 passes frames through (chroma planes use "
+          "radius / subsampling)", 0, CUDACONV_MAX_RADIUS, DEFAULT_RADIUS,
+          FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_SIGMA,
+      g_param_spec_double ("sigma", "Sigma",
+          "Standard deviation in pixels of the gaussian and sharpen blur; 0 "
+          "derives it from the radius like OpenCV: 0.3 (radius - 1) + 0.8",
+          0.0, CUDACONV_MAX_SIGMA, DEFAULT_SIGMA, FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_AMOUNT,
+      g_param_spec_double ("amount", "Amount",
+          "Strength of sharpen: out = in + amount (in - gaussian (in)); 0 "
+          "passes frames through", 0.0, CUDACONV_MAX_AMOUNT, DEFAULT_AMOUNT,
+          FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_SCALE,
+      g_param_spec_double ("scale", "Scale",
+          "Gain of the sobel gradient magnitude and of the absolute "
+          "laplacian, before saturation", 0.0, CUDACONV_MAX_SCALE,
+          DEFAULT_SCALE, FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BORDER,
+      g_param_spec_enum ("border", "Border",
+          "How the frame is extended beyond its edges (OpenCV's modes)",
+          GST_TYPE_CUDA_CONV_FILTER_BORDER, DEFAULT_BORDER,
+          FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_MATRIX,
+      gst_param_spec_array ("matrix", "Matrix",
+          "Weights of kernel=custom: an odd square (1x1 to 255x255) of numbers "
+          "from -1e6 to 1e6, row by row, applied as correlation, e.g. "
+          "\"<0.0, -1.0, 0.0, -1.0, 5.0, -1.0, 0.0, -1.0, 0.0>\"; unset by "
+          "default (kernel=custom then fails to start)",
+          g_param_spec_double ("entry", "Entry", "One weight of the matrix",
+              -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE, 0.0,
+              G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS),
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_PLAYING));
+  g_object_class_install_property (gobject_class, PROP_DIVISOR,
+      g_param_spec_double ("divisor", "Divisor",
+          "What kernel=custom divides the weighted sum by; 0 means the sum "
+          "of the matrix, or 1 when that sum is 0",
+          -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE,
+          DEFAULT_DIVISOR, FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_OFFSET,
+      g_param_spec_double ("offset", "Offset",
+          "What kernel=custom adds after dividing, in sample units of the "
+          "format (e.g. 128 to show negative 8-bit responses)",
+          -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE,
+          DEFAULT_OFFSET, FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where to compute: auto picks the GPU when one is usable and the "
+          "CPU otherwise; cuda fails to start without a GPU (can only be set "
+          "in the NULL or READY state)",
+          GST_TYPE_CUDA_CONV_FILTER_BACKEND, DEFAULT_BACKEND,
+          BACKEND_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device id",
+          "Which GPU the cuda and auto backends use; -1 lets the library "
+          "choose (can only be set in the NULL or READY state)",
+          -1, MAX_CUDA_DEVICE_ID, DEFAULT_CUDA_DEVICE_ID, BACKEND_PARAM_FLAGS));
+
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA convolution filter", "Filter/Effect/Video",
+      "Blurs, sharpens, finds edges or applies a custom matrix to video, on "
+      "an NVIDIA GPU or the CPU", "gst-cudaconv developers");
+
+  gst_element_class_add_static_pad_template (element_class,
+      &gst_cuda_conv_filter_sink_template);
+  gst_element_class_add_static_pad_template (element_class,
+      &gst_cuda_conv_filter_src_template);
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_stop);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_before_transform);
+  trans_class->transform_ip_on_passthrough = FALSE;
+
+  vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_set_info);
+  vfilter_class->transform_frame =
+      GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_transform_frame);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONV_FILTER_KERNEL, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONV_FILTER_BORDER, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONV_FILTER_BACKEND, 0);
+}
+
+static void
+gst_cuda_conv_filter_init (GstCudaConvFilter * self)
+{
+  self->kernel = DEFAULT_KERNEL;
+  self->radius = DEFAULT_RADIUS;
+  self->sigma = DEFAULT_SIGMA;
+  self->amount = DEFAULT_AMOUNT;
+  self->scale = DEFAULT_SCALE;
+  self->border = DEFAULT_BORDER;
+  self->divisor = DEFAULT_DIVISOR;
+  self->offset = DEFAULT_OFFSET;
+  self->backend = DEFAULT_BACKEND;
+  self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
+  self->settings_changed = TRUE;
+}
+
+static void
+gst_cuda_conv_filter_free_plans (GstCudaConvFilter * self)
+{
+  guint p;
+
+  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
+    cudaconv_plan_free (self->plans[p]);
+    self->plans[p] = NULL;
+  }
+  self->n_planes = 0;
+  g_clear_pointer (&self->plan_error, g_free);
+  self->plans_valid = FALSE;
+}
+
+static void
+gst_cuda_conv_filter_finalize (GObject * object)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (object);
+
+  gst_cuda_conv_filter_free_plans (self);
+  gst_cuda_conv_gpu_close (self->gpu);
+  g_free (self->matrix);
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* ------------------------------------------------------------ properties */
+
+/* GLib refuses out-of-range numbers itself; this catches what it lets
+ * through (NaN on some GLib versions). */
+static gboolean
+gst_cuda_conv_filter_check_double (GstCudaConvFilter * self,
+    GParamSpec * pspec, gdouble v)
+{
+  GParamSpecDouble *dspec = G_PARAM_SPEC_DOUBLE (pspec);
+
+  if (v >= dspec->minimum && v <= dspec->maximum)
+    return TRUE;
+  g_warning ("%s: %s %g is invalid: valid values are %g to %g; keeping the "
+      "previous value", GST_OBJECT_NAME (self), pspec->name, v,
+      dspec->minimum, dspec->maximum);
+  return FALSE;
+}
+
+/* A copy of the matrix in value as doubles, or NULL after a warning that
+ * names what is wrong with it. */
+static gdouble *
+gst_cuda_conv_filter_parse_matrix (GstCudaConvFilter * self,
+    const GValue * value, gint * side)
+{
+  guint n = gst_value_array_get_size (value), i;
+  guint root = (guint) floor (sqrt ((gdouble) n) + 0.5);
+  CudaConvFilterDesc desc;
+  CudaConvError err = { 0, };
+  gdouble *matrix;
+
+  if (n == 0 || root * root != n) {
+    g_warning ("%s: matrix has %u values: it needs an odd square number of "
+        "them, 1 (1x1) to %d (%dx%d), e.g. matrix=\"<0.0, -1.0, 0.0, -1.0, "
+        "5.0, -1.0, 0.0, -1.0, 0.0>\"; keeping the previous matrix",
+        GST_OBJECT_NAME (self), n,
+        CUDACONV_MAX_MATRIX_SIDE * CUDACONV_MAX_MATRIX_SIDE,
+        CUDACONV_MAX_MATRIX_SIDE, CUDACONV_MAX_MATRIX_SIDE);
+    return NULL;
+  }
+
+  matrix = g_new (gdouble, n);
+  for (i = 0; i < n; i++) {
+    const GValue *entry = gst_value_array_get_value (value, i);
+    GValue number = G_VALUE_INIT;
+
+    g_value_init (&number, G_TYPE_DOUBLE);
+    if (!g_value_transform (entry, &number)) {
+      g_warning ("%s: matrix entry %u is a %s, not a number; keeping the "
+          "previous matrix", GST_OBJECT_NAME (self), i,
+          G_VALUE_TYPE_NAME (entry));
+      g_free (matrix);
+      return NULL;
+    }
+    matrix[i] = g_value_get_double (&number);
+  }
+
+  /* the library's checks: odd side within range, entries finite and in
+   * range, with its wording */
+  cudaconv_filter_desc_init (&desc, CUDACONV_KIND_CUSTOM);
+  desc.matrix = matrix;
+  desc.matrix_side = (gint) root;
+  if (cudaconv_filter_desc_validate (&desc, &err) != CUDACONV_OK) {
+    g_warning ("%s: %s; keeping the previous matrix", GST_OBJECT_NAME (self),
+        err.message);
+    g_free (matrix);
+    return NULL;
+  }
+  *side = (gint) root;
+  return matrix;
+}
+
+static void
+gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (object);
+  gdouble *matrix = NULL;
+  gint side = 0;
+  gboolean started;
+
+  /* validate before taking the lock: warnings run user log handlers */
+  switch (prop_id) {
+    case PROP_SIGMA:
+    case PROP_AMOUNT:
+    case PROP_SCALE:
+    case PROP_DIVISOR:
+    case PROP_OFFSET:
+      if (!gst_cuda_conv_filter_check_double (self, pspec,
+              g_value_get_double (value)))
+        return;
+      break;
+    case PROP_MATRIX:
+      matrix = gst_cuda_conv_filter_parse_matrix (self, value, &side);
+      if (matrix == NULL)
+        return;
+      break;
+    case PROP_BACKEND:
+    case PROP_CUDA_DEVICE_ID:
+      GST_OBJECT_LOCK (self);
+      started = self->started;
+      GST_OBJECT_UNLOCK (self);
+      if (started) {
+        g_warning ("%s: %s cannot change while the element is running; set "
+            "it in the NULL or READY state", GST_OBJECT_NAME (self),
+            pspec->name);
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_KERNEL:
+      self->kernel = g_value_get_enum (value);
+      break;
+    case PROP_RADIUS:
+      self->radius = g_value_get_int (value);
+      break;
+    case PROP_SIGMA:
+      self->sigma = g_value_get_double (value);
+      break;
+    case PROP_AMOUNT:
+      self->amount = g_value_get_double (value);
+      break;
+    case PROP_SCALE:
+      self->scale = g_value_get_double (value);
+      break;
+    case PROP_BORDER:
+      self->border = g_value_get_enum (value);
+      break;
+    case PROP_MATRIX:
+      g_free (self->matrix);
+      self->matrix = matrix;
+      self->matrix_side = side;
+      break;
+    case PROP_DIVISOR:
+      self->divisor = g_value_get_double (value);
+      break;
+    case PROP_OFFSET:
+      self->offset = g_value_get_double (value);
+      break;
+    case PROP_BACKEND:
+      self->backend = g_value_get_enum (value);
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      self->cuda_device_id = g_value_get_int (value);
+      break;
+    default:
+      GST_OBJECT_UNLOCK (self);
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      return;
+  }
+  if (prop_id != PROP_BACKEND && prop_id != PROP_CUDA_DEVICE_ID)
+    self->settings_changed = TRUE;
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_conv_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_KERNEL:
+      g_value_set_enum (value, self->kernel);
+      break;
+    case PROP_RADIUS:
+      g_value_set_int (value, self->radius);
+      break;
+    case PROP_SIGMA:
+      g_value_set_double (value, self->sigma);
+      break;
+    case PROP_AMOUNT:
+      g_value_set_double (value, self->amount);
+      break;
+    case PROP_SCALE:
+      g_value_set_double (value, self->scale);
+      break;
+    case PROP_BORDER:
+      g_value_set_enum (value, self->border);
+      break;
+    case PROP_MATRIX:{
+      gint i;
+
+      for (i = 0; self->matrix && i < self->matrix_side * self->matrix_side;
+          i++) {
+        GValue entry = G_VALUE_INIT;
+
+        g_value_init (&entry, G_TYPE_DOUBLE);
+        g_value_set_double (&entry, self->matrix[i]);
+        gst_value_array_append_and_take_value (value, &entry);
+      }
+      break;
+    }
+    case PROP_DIVISOR:
+      g_value_set_double (value, self->divisor);
+      break;
+    case PROP_OFFSET:
+      g_value_set_double (value, self->offset);
+      break;
+    case PROP_BACKEND:
+      g_value_set_enum (value, self->backend);
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      g_value_set_int (value, self->cuda_device_id);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* The current filter properties; *matrix_copy (to free) backs
+ * settings->matrix.  Call with the object lock held. */
+static void
+gst_cuda_conv_filter_read_settings (GstCudaConvFilter * self,
+    GstCudaConvSettings * settings, gdouble ** matrix_copy)
+{
+  *matrix_copy = self->matrix == NULL ? NULL :
+      g_memdup2 (self->matrix,
+      sizeof (gdouble) * self->matrix_side * self->matrix_side);
+
+  settings->kind = (CudaConvKind) self->kernel;
+  settings->radius = self->radius;
+  settings->sigma = self->sigma;
+  settings->amount = self->amount;
+  settings->scale = self->scale;
+  settings->border = (CudaConvBorder) self->border;
+  settings->matrix = *matrix_copy;
+  settings->matrix_side = self->matrix_side;
+  settings->divisor = self->divisor;
+  settings->offset = self->offset;
+}
+
+/* ----------------------------------------------------------- start, stop */
+
+/* Says once per start which backend runs and why: in the log and as an
+ * element message applications can read. */
+static void
+gst_cuda_conv_filter_announce_backend (GstCudaConvFilter * self,
+    const gchar * reason)
+{
+  GstStructure *s;
+
+  if (self->gpu != NULL) {
+    GST_INFO_OBJECT (self, "filtering on GPU %d (%s): %s",
+        gst_cuda_conv_gpu_device (self->gpu),
+        gst_cuda_conv_gpu_device_name (self->gpu), reason);
+    s = gst_structure_new ("cudaconvfilter-backend",
+        "backend", G_TYPE_STRING, "cuda",
+        "device", G_TYPE_INT, gst_cuda_conv_gpu_device (self->gpu),
+        "device-name", G_TYPE_STRING,
+        gst_cuda_conv_gpu_device_name (self->gpu),
+        "reason", G_TYPE_STRING, reason, NULL);
+  } else {
+    GST_INFO_OBJECT (self, "filtering on the CPU with %d threads: %s",
+        self->n_threads, reason);
+    s = gst_structure_new ("cudaconvfilter-backend",
+        "backend", G_TYPE_STRING, "cpu",
+        "threads", G_TYPE_INT, self->n_threads,
+        "reason", G_TYPE_STRING, reason, NULL);
+  }
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+static gboolean
+gst_cuda_conv_filter_start (GstBaseTransform * trans)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+  GstCudaConvFilterBackend backend;
+  CudaConvError err = { 0, };
+  gboolean custom_without_matrix;
+  gint device_id;
+  gchar *reason;
+
+  GST_OBJECT_LOCK (self);
+  backend = self->backend;
+  device_id = self->cuda_device_id;
+  custom_without_matrix = self->kernel == GST_CUDA_CONV_FILTER_KERNEL_CUSTOM
+      && self->matrix == NULL;
+  GST_OBJECT_UNLOCK (self);
+
+  if (custom_without_matrix) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("kernel=custom needs a matrix, and none is set"),
+        ("set the matrix property to an odd square of numbers, e.g. "
+            "matrix=\"<0.0, -1.0, 0.0, -1.0, 5.0, -1.0, 0.0, -1.0, 0.0>\""));
+    return FALSE;
+  }
+
+  self->n_threads = (gint) g_get_num_processors ();
+  if (backend == GST_CUDA_CONV_FILTER_BACKEND_CPU) {
+    reason = g_strdup ("backend=cpu was asked for");
+  } else {
+    self->gpu = gst_cuda_conv_gpu_open (device_id, &err);
+    if (self->gpu == NULL && backend == GST_CUDA_CONV_FILTER_BACKEND_CUDA) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("backend=cuda, but no GPU is usable: %s", err.message),
+          ("cuda-device-id=%d", device_id));
+      return FALSE;
+    }
+    if (self->gpu == NULL)
+      reason = g_strdup_printf ("backend=auto found no usable GPU: %s",
+          err.message);
+    else
+      reason = g_strdup_printf ("backend=%s found a usable GPU",
+          backend == GST_CUDA_CONV_FILTER_BACKEND_CUDA ? "cuda" : "auto");
+  }
+  gst_cuda_conv_filter_announce_backend (self, reason);
+  g_free (reason);
+
+  gst_cuda_conv_filter_free_plans (self);
+  GST_OBJECT_LOCK (self);
+  self->started = TRUE;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_conv_filter_stop (GstBaseTransform * trans)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+
+  gst_cuda_conv_filter_free_plans (self);
+  gst_cuda_conv_gpu_close (self->gpu);
+  self->gpu = NULL;
+  GST_OBJECT_LOCK (self);
+  self->started = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  return TRUE;
+}
+
+/* ------------------------------------------------------------- per frame */
+
+static gboolean
+gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
+    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (vfilter);
+  GstCudaConvSettings any = { 0, };
+  GstCudaConvPlane planes[GST_VIDEO_MAX_PLANES];
+  GError *error = NULL;
+  guint n_planes;
+
+  if (GST_VIDEO_INFO_FORMAT (in_info) != GST_VIDEO_INFO_FORMAT (out_info) ||
+      GST_VIDEO_INFO_WIDTH (in_info) != GST_VIDEO_INFO_WIDTH (out_info) ||
+      GST_VIDEO_INFO_HEIGHT (in_info) != GST_VIDEO_INFO_HEIGHT (out_info)) {
+    GST_ERROR_OBJECT (self, "input %" GST_PTR_FORMAT " and output %"
+        GST_PTR_FORMAT " differ: the filter cannot convert", incaps, outcaps);
+    return FALSE;
+  }
+  /* refuse a layout the planes cannot describe now, not at the first
+   * frame */
+  if (!gst_cuda_conv_planes_setup (in_info, &any, planes, &n_planes, &error)) {
+    GST_ERROR_OBJECT (self, "%s", error->message);
+    g_clear_error (&error);
+    return FALSE;
+  }
+
+  GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT ", %u planes", incaps,
+      n_planes);
+  self->plans_valid = FALSE;
+  return TRUE;
+}
+
+/* The one place that turns the current properties into what each plane
+ * receives, and decides passthrough.  Does nothing unless a property or
+ * the caps changed. */
+static void
+gst_cuda_conv_filter_update (GstCudaConvFilter * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
+  GstCudaConvSettings settings;
+  GError *error = NULL;
+  gdouble *matrix;
+  gboolean passthrough = TRUE;
+  guint p;
+
+  if (!vfilter->negotiated)
+    return;
+
+  GST_OBJECT_LOCK (self);
+  if (self->plans_valid && !self->settings_changed) {
+    GST_OBJECT_UNLOCK (self);
+    return;
+  }
+  gst_cuda_conv_filter_read_settings (self, &settings, &matrix);
+  self->settings_changed = FALSE;
+  GST_OBJECT_UNLOCK (self);
+
+  gst_cuda_conv_filter_free_plans (self);
+  if (!gst_cuda_conv_planes_setup (&vfilter->in_info, &settings, self->planes,
+          &self->n_planes, &error)) {
+    self->plan_error = g_strdup (error->message);
+    g_clear_error (&error);
+  }
+
+  for (p = 0; p < self->n_planes && self->plan_error == NULL; p++) {
+    CudaConvError err = { 0, };
+
+    self->plans[p] = cudaconv_plan_new (&self->planes[p].desc, &err);
+    /* the plan owns a copy; the settings' matrix goes away below */
+    self->planes[p].desc.matrix = NULL;
+    if (self->plans[p] == NULL) {
+      self->plan_error = g_strdup (err.message);
+      break;
+    }
+    self->jobs[p] = gst_cuda_conv_plane_job (&self->planes[p], self->plans[p]);
+    if (self->jobs[p] != GST_CUDA_CONV_PLANE_COPY)
+      passthrough = FALSE;
+    GST_DEBUG_OBJECT (self, "plane %u: %dx%d x%d, op %d radius %d,%d, job %d",
+        p, self->planes[p].width, self->planes[p].height,
+        self->planes[p].channels, self->plans[p]->op,
+        self->plans[p]->radius_x, self->plans[p]->radius_y, self->jobs[p]);
+  }
+  g_free (matrix);
+  self->plans_valid = TRUE;
+
+  if (self->plan_error != NULL) {
+    /* transform_frame reports it */
+    GST_WARNING_OBJECT (self, "cannot filter: %s", self->plan_error);
+    passthrough = FALSE;
+  }
+  if (passthrough != gst_base_transform_is_passthrough (trans)) {
+    GST_DEBUG_OBJECT (self, "passthrough %d", passthrough);
+    gst_base_transform_set_passthrough (trans, passthrough);
+    /* leaving passthrough needs an output pool: renegotiate allocation */
+    gst_base_transform_reconfigure_src (trans);
+  }
+}
+
+static void
+gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+  GstClockTime stream_time;
+
+  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_TIMESTAMP (buffer));
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (self), stream_time);
+
+  gst_cuda_conv_filter_update (self);
+}
+
+static GstFlowReturn
+gst_cuda_conv_filter_transform_frame (GstVideoFilter * vfilter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (vfilter);
+  guint p;
+
+  if (self->plan_error != NULL) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("Cannot filter: %s", self->plan_error), (NULL));
+    return GST_FLOW_ERROR;
+  }
+
+  for (p = 0; p < self->n_planes; p++) {
+    const GstCudaConvPlane *plane = &self->planes[p];
+    CudaConvImage src, dst;
+    CudaConvError err = { 0, };
+    CudaConvStatus status;
+    GError *error = NULL;
+
+    if (!gst_cuda_conv_plane_image (plane, in_frame, p, &src, &error) ||
+        !gst_cuda_conv_plane_image (plane, out_frame, p, &dst, &error)) {
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error->message), (NULL));
+      g_clear_error (&error);
+      return GST_FLOW_ERROR;
+    }
+
+    switch (self->jobs[p]) {
+      case GST_CUDA_CONV_PLANE_COPY:
+        gst_cuda_conv_plane_copy (&src, &dst);
+        break;
+      case GST_CUDA_CONV_PLANE_FILL:
+        gst_cuda_conv_plane_fill (&dst, &plane->map);
+        break;
+      case GST_CUDA_CONV_PLANE_RUN:
+        if (self->gpu != NULL)
+          status = gst_cuda_conv_gpu_run_host (self->gpu, self->plans[p],
+              &src, &dst, &plane->map, &err);
+        else
+          status = cudaconv_cpu_run (self->plans[p], &src, &dst, &plane->map,
+              self->n_threads, &err);
+        if (status != CUDACONV_OK) {
+          GST_ELEMENT_ERROR (self, STREAM, FAILED,
+              ("Filtering failed on the %s: %s",
+                  self->gpu != NULL ? "GPU" : "CPU", err.message),
+              ("plane %u: %dx%d, %d channels, stride %" G_GSIZE_FORMAT
+                  " in, %" G_GSIZE_FORMAT " out", p, src.width, src.height,
+                  src.channels, src.stride, dst.stride));
+          return GST_FLOW_ERROR;
+        }
+        break;
+    }
+  }
+  return GST_FLOW_OK;
+}

@@ -1,0 +1,148 @@
+/* gst-cudaconv: helpers for the element tests
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* What the element tests share: the formats as the TEST reads design.md
+ * (a hand-written table, independent of the element's plane logic), the
+ * per-plane descriptions and channel maps derived from it, random padded
+ * input frames, a downstream pool that poisons every output buffer it
+ * hands out, and a check of an output frame against the library run on
+ * the test's own descriptions. */
+
+#ifndef CUDACONV_ELEMENTCHECK_H
+#define CUDACONV_ELEMENTCHECK_H
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "cudaconv.h"
+#include "testutil.h"
+
+G_BEGIN_DECLS
+
+/* One plane of a format.  roles has one letter per interleaved channel:
+ *   L  luma, gray or an RGB colour: always filtered
+ *   C  chroma (U or V): filtered by blurs and sharpen, neutral for
+ *      sobel/laplacian, unchanged for custom
+ *   A  alpha or the padding byte of RGBx-like formats: unchanged */
+typedef struct
+{
+  gint channels;
+  gint sub_x;                   /* plane width: width / sub_x, rounded up */
+  gint sub_y;
+  const gchar *roles;
+} EcPlaneSpec;
+
+typedef struct
+{
+  const gchar *name;            /* as in caps */
+  gint n_planes;
+  CudaConvSampleType type;
+  gint max_value;               /* 0: the type's range */
+  gint shift;
+  gint neutral;                 /* chroma fill of sobel/laplacian */
+  EcPlaneSpec planes[3];
+} EcFormat;
+
+extern const EcFormat ec_formats[];
+extern const guint ec_n_formats;
+
+const EcFormat *ec_format_find (const gchar * name);
+
+/* The element's filter properties. */
+typedef struct
+{
+  CudaConvKind kind;
+  gint radius;
+  gdouble sigma;
+  gdouble amount;
+  gdouble scale;
+  CudaConvBorder border;
+  const gdouble *matrix;        /* not owned */
+  gint matrix_side;             /* 0: no matrix */
+  gdouble divisor;
+  gdouble offset;
+} EcParams;
+
+/* The element's defaults for kind. */
+void ec_params_init (EcParams * params, CudaConvKind kind);
+/* Sets every filter property of element (the matrix when one is given). */
+void ec_params_apply (const EcParams * params, GstElement * element);
+gchar *ec_params_describe (const EcParams * params);
+
+/* What plane p of a width x height frame must receive, by design.md. */
+typedef struct
+{
+  gint width;
+  gint height;
+  gint channels;
+  CudaConvSampleType type;
+  gint max_value;
+  gint shift;
+  CudaConvFilterDesc desc;
+  CudaConvChannelMap map;
+} EcPlaneExpect;
+
+void ec_expect_plane (const EcFormat * format, guint p,
+    const EcParams * params, gint width, gint height, EcPlaneExpect * e);
+
+/* Seeds the run (prints the seed) and the poison pattern. */
+void ec_init (TuRng * rng, const gchar * name);
+
+GstCaps *ec_caps (const EcFormat * format, gint width, gint height);
+
+/* A frame of random samples whose planes have random padding on every side
+ * (described by a GstVideoMeta) and whose other bytes are random. */
+GstBuffer *ec_make_input (const EcFormat * format, gint width, gint height,
+    TuRng * rng);
+
+/* A harness around a new cudaconvfilter with backend set (NULL: default),
+ * whose downstream offers a pool with random padding that poisons every
+ * buffer it hands out. */
+GstHarness *ec_harness_new (const gchar * backend, TuRng * rng);
+
+/* A new cudaconvfilter with backend set (NULL: default). */
+GstElement *ec_element_new (const gchar * backend);
+/* The same harness around an element the caller made (and keeps). */
+GstHarness *ec_harness_wrap (GstElement * element, TuRng * rng);
+
+/* How many output buffers the poisoning pools have handed out. */
+guint ec_poisoned_buffers (void);
+
+/* Pushes in (a ref is kept by the caller) and pulls the output; fails the
+ * test when the push does not return GST_FLOW_OK. */
+GstBuffer *ec_push_pull (GstHarness * h, GstBuffer * in);
+
+/* Checks out against in plane by plane: filtered channels equal
+ * cudaconv_cpu_run on the expected descriptions within tol, copied ones are
+ * the input exactly, filled ones neutral exactly; bytes of an output from a
+ * poisoning pool that are no pixel still hold the poison.  Prints what
+ * failed and returns FALSE. */
+gboolean ec_check_output (const EcFormat * format, const EcParams * params,
+    gint width, gint height, GstBuffer * in, GstBuffer * out, gdouble tol,
+    const gchar * what);
+
+/* The CPU reference's output for one plane of in, into a new image (free
+ * with tu_image_free). */
+gboolean ec_reference_plane (const EcFormat * format, guint p,
+    const EcParams * params, gint width, gint height, GstBuffer * in,
+    TuImage * result);
+
+/* Counting warnings: between begin and end, warnings and criticals of the
+ * default and GLib-GObject domains that match regex are swallowed and
+ * counted; others still fail the test. */
+void ec_expect_warnings_begin (const gchar * regex);
+guint ec_expect_warnings_end (void);
+
+/* Whether a GPU is usable; reason (may be NULL) gets why not. */
+gboolean ec_gpu_usable (gchar ** reason);
+
+G_END_DECLS
+
+#endif /* CUDACONV_ELEMENTCHECK_H */
