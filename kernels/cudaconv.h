@@ -40,7 +40,7 @@ extern "C" {
 #define CUDACONV_MAX_RADIUS 4095
 /* largest side of a custom matrix (odd) */
 #define CUDACONV_MAX_MATRIX_SIDE 255
-/* largest sigma, amount and |scale| accepted */
+/* largest sigma, amount and scale accepted (each from 0) */
 #define CUDACONV_MAX_SIGMA 1000.0
 #define CUDACONV_MAX_AMOUNT 100.0
 #define CUDACONV_MAX_SCALE 1000.0
@@ -235,7 +235,8 @@ void cudaconv_plan_free (CudaConvPlan * plan);
 /* --------------------------------------------------- CPU backend (cpu.c) */
 
 /* The reference and fallback backend.  src and dst must have the same size,
- * channels and sample type, and must not overlap.  n_threads <= 0 picks the
+ * channels, sample type, max_value and shift, rows that start on a whole
+ * sample (u16/f32 data and stride), and must not overlap.  n_threads <= 0 picks the
  * number of online processors.  map may be NULL (filter every channel).
  * Synchronous. */
 CudaConvStatus cudaconv_cpu_run (const CudaConvPlan * plan,

@@ -73,11 +73,11 @@ validate_matrix (const CudaConvFilterDesc * desc, CudaConvError * err)
   int side = desc->matrix_side;
   CudaConvStatus s;
 
-  if (desc->matrix == NULL || side <= 0)
+  if (desc->matrix == NULL)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
         "the custom kernel needs a matrix: an odd square of 1x1 to %dx%d "
         "values", CUDACONV_MAX_MATRIX_SIDE, CUDACONV_MAX_MATRIX_SIDE);
-  if (side % 2 == 0 || side > CUDACONV_MAX_MATRIX_SIDE)
+  if (side <= 0 || side % 2 == 0 || side > CUDACONV_MAX_MATRIX_SIDE)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
         "matrix side %d is invalid: it must be odd, 1 to %d", side,
         CUDACONV_MAX_MATRIX_SIDE);
