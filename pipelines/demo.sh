@@ -30,9 +30,22 @@ gst-launch-1.0 -m videotestsrc num-buffers=5 pattern=smpte ! "$source_caps" \
   cat "$out/pipeline.log" >&2
   exit 1
 }
-# the element posts one cudaconvfilter-backend message at start
-backend=$(grep -o 'cudaconvfilter-backend, .*' "$out/pipeline.log" | head -n 1)
-echo "demo: backend: ${backend:-unknown (no backend message seen)}"
+# the element posts one cudaconvfilter-backend message at start; -m prints
+# it as a GstStructure with escaped strings
+message=$(grep -o 'cudaconvfilter-backend, .*' "$out/pipeline.log" | head -n 1 |
+  sed 's/\\//g')
+field() {
+  local v
+  v=$(sed -n "s/.*[ ,]$1=([a-z]*)\"\([^\"]*\)\".*/\1/p" <<<"$message")
+  [[ -n $v ]] || v=$(sed -n "s/.*[ ,]$1=([a-z]*)\([^,;]*\).*/\1/p" <<<"$message")
+  echo "$v"
+}
+backend=$(field backend)
+case $backend in
+  cuda) echo "demo: backend: CUDA on GPU $(field device) ($(field device-name)): $(field reason)" ;;
+  cpu) echo "demo: backend: CPU, $(field threads) threads: $(field reason)" ;;
+  *) echo "demo: backend: unknown (no cudaconvfilter-backend message seen)" ;;
+esac
 
 frames=300
 echo "demo: streaming $frames 1080p RGBA frames through the element"
