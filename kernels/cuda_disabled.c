@@ -72,3 +72,30 @@ cudaconv_cuda_run_host (CudaConvCuda * cuda, const CudaConvPlan * plan,
 {
   return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
 }
+
+CudaConvStatus
+cudaconv_cuda_run_transfer (CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CudaConvImage * src, CudaConvMemory src_memory,
+    const CudaConvImage * dst, CudaConvMemory dst_memory,
+    const CudaConvChannelMap * map, CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
+void *
+cudaconv_cuda_host_alloc (size_t size, CudaConvError * err)
+{
+  cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+  return NULL;
+}
+
+void
+cudaconv_cuda_host_free (void *data)
+{
+}
+
+int
+cudaconv_cuda_host_is_pinned (const void *data)
+{
+  return 0;
+}

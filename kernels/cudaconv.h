@@ -297,6 +297,35 @@ CudaConvStatus cudaconv_cuda_run_host (CudaConvCuda * cuda,
     const CudaConvImage * dst, const CudaConvChannelMap * map,
     CudaConvError * err);
 
+/* Where an image's data lives. */
+typedef enum
+{
+  CUDACONV_MEMORY_HOST = 0,     /* system memory, pinned or pageable */
+  CUDACONV_MEMORY_DEVICE        /* GPU memory of the backend's context */
+} CudaConvMemory;
+
+/* Any mix of host and device memory (host -> device replaces an upload,
+ * device -> host a download).  Host memory that is pinned (page-locked, by
+ * cudaconv_cuda_host_alloc or cudaHostRegister) is transferred directly;
+ * pageable memory is staged through the backend's pinned buffers.  Returns
+ * when dst holds the result (device -> device: as cudaconv_cuda_run, then
+ * waits).  cudaconv_cuda_run_host is this with HOST, HOST. */
+CudaConvStatus cudaconv_cuda_run_transfer (CudaConvCuda * cuda,
+    const CudaConvPlan * plan, const CudaConvImage * src,
+    CudaConvMemory src_memory, const CudaConvImage * dst,
+    CudaConvMemory dst_memory, const CudaConvChannelMap * map,
+    CudaConvError * err);
+
+/* Pinned (page-locked, portable: usable from every context) host memory,
+ * for buffer pools whose frames cross PCIe at full speed.  Allocate once
+ * per pool, never per frame: pinning is slow.  NULL on failure, with err
+ * set.  host_free takes NULL. */
+void *cudaconv_cuda_host_alloc (size_t size, CudaConvError * err);
+void cudaconv_cuda_host_free (void *data);
+
+/* 1 when data lies in pinned host memory the GPU can reach directly. */
+int cudaconv_cuda_host_is_pinned (const void *data);
+
 #ifdef __cplusplus
 }
 #endif
