@@ -257,10 +257,12 @@ CudaConvStatus cudaconv_cpu_column_pass (const CudaConvImage * src,
 /* ------------------------------------------------ GPU backend (cuda/) */
 
 /* GPU state: the device, a stream, scratch memory, uploaded taps.
- * Uses the CUDA context current on the calling thread when there is one
- * (the element pushes its GstCudaContext around every call), otherwise
- * device_id's primary context (device_id < 0: device 0).  Every call that
- * takes it must run with the same context current. */
+ * cudaconv_cuda_new binds it to a CUDA context: with device_id < 0 the one
+ * current on the calling thread (the element pushes its GstCudaContext), or
+ * device 0's primary context when none is; with device_id >= 0 that device's
+ * primary context.  Every later call makes that context current for its
+ * duration (and restores the caller's), so any thread may call, one at a
+ * time per object. */
 typedef struct CudaConvCuda CudaConvCuda;
 
 /* Whether this build has the GPU backend at all. */
