@@ -163,8 +163,7 @@ typedef struct
 extern "C" {
 #endif
 
-CcLaunchShape cc_separable_fused_shape (int channels, int rx, int ry,
-    int fixed);
+CcLaunchShape cc_separable_fused_shape (int channels, int rx, int fixed);
 cudaError_t cc_separable_fused_launch (const CcSepParams * p,
     CudaConvSampleType type, int channels, int fixed_radius,
     cudaStream_t stream);
@@ -180,8 +179,7 @@ cudaError_t cc_box_rows_launch (const CcBoxRowParams * p,
     CudaConvSampleType type, int channels, int sum_bytes, int wide,
     cudaStream_t stream);
 
-CcLaunchShape cc_mask_shape (int channels, int rx, int ry, int chunk_x,
-    int chunk_y);
+CcLaunchShape cc_mask_shape (int channels, int chunk_x, int chunk_y);
 cudaError_t cc_mask_launch (const CcMaskParams * p, CudaConvSampleType type,
     int channels, int fixed_radius, cudaStream_t stream);
 cudaError_t cc_stencil_launch (const CcMaskParams * p,

@@ -42,7 +42,7 @@ __global__ void __launch_bounds__ (MaskGeom<C>::THREADS)
 mask2d (const __grid_constant__ CcMaskParams p)
 {
   using G = MaskGeom<C>;
-  extern __shared__ float tile[];
+  extern __shared__ __align__ (16) float tile[];
   const CcPlane & pl = p.plane;
   const int rx = R > 0 ? R : p.rx;
   const int ry = R > 0 ? R : p.ry;
@@ -60,7 +60,9 @@ mask2d (const __grid_constant__ CcMaskParams p)
         G::TH + N - 1);
     __syncthreads ();
     const float *col = tile + rb * span.width * C + (span.off + lx) * C;
-#pragma unroll
+    /* one mask column at a time: unrolling all of them makes the compiler
+     * hoist every column's loads and spill */
+#pragma unroll 1
     for (int j = 0; j < N; j++) {
       auto load =[&](int k)->Vec<C> {
         return tile_pixel<C> (col + k * span.width * C + j * C);
@@ -101,7 +103,7 @@ mask2d (const __grid_constant__ CcMaskParams p)
 }
 
 template <int C> CcLaunchShape
-mask_shape (int rx, int chunk_x, int chunk_y)
+mask_shape (int chunk_x, int chunk_y)
 {
   using G = MaskGeom<C>;
   /* the widest span any chunk of a block can need (x0 = 0 is as wide as
@@ -129,8 +131,8 @@ struct MaskLaunch
   {
     using G = MaskGeom<C>;
     const int n = 2 * R + 1;
-    CcLaunchShape s = R > 0 ? mask_shape<C> (R, n, n) :
-        mask_shape<C> (p->rx, p->chunk_x, p->chunk_y);
+    CcLaunchShape s = R > 0 ? mask_shape<C> (n, n) :
+        mask_shape<C> (p->chunk_x, p->chunk_y);
     dim3 grid (div_up (p->plane.width, G::TW), div_up (p->plane.height,
             G::TH));
     mask2d<T, C, R> <<<grid, G::THREADS, s.smem, stream>>> (*p);
@@ -161,17 +163,17 @@ static_assert (CC_MASK_PARAM_TAPS == 81, "9x9 taps in the parameters");
 }                               /* namespace cc */
 
 extern "C" CcLaunchShape
-cc_mask_shape (int channels, int rx, int ry, int chunk_x, int chunk_y)
+cc_mask_shape (int channels, int chunk_x, int chunk_y)
 {
   switch (channels) {
     case 1:
-      return cc::mask_shape<1> (rx, chunk_x, chunk_y);
+      return cc::mask_shape<1> (chunk_x, chunk_y);
     case 2:
-      return cc::mask_shape<2> (rx, chunk_x, chunk_y);
+      return cc::mask_shape<2> (chunk_x, chunk_y);
     case 3:
-      return cc::mask_shape<3> (rx, chunk_x, chunk_y);
+      return cc::mask_shape<3> (chunk_x, chunk_y);
     default:
-      return cc::mask_shape<4> (rx, chunk_x, chunk_y);
+      return cc::mask_shape<4> (chunk_x, chunk_y);
   }
 }
 

@@ -173,7 +173,7 @@ template <typename T, int C, int N> struct Run
   static constexpr int BYTES = N * C * (int) sizeof (T);
   static constexpr int CHUNK = BYTES % 16 == 0 ? 16 : BYTES % 8 == 0 ? 8 :
       BYTES % 4 == 0 ? 4 : BYTES % 2 == 0 ? 2 : 1;
-  union
+  union alignas (16)
   {
     T s[N * C];
     unsigned char b[BYTES];

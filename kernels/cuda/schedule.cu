@@ -173,8 +173,7 @@ run_fused (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
   CcSepParams p;
   int fixed = job->rx == job->ry && job->rx >= 1 &&
       job->rx <= FIXED_SEPARABLE_MAX_RADIUS ? job->rx : 0;
-  CcLaunchShape shape = cc_separable_fused_shape (channels, job->rx, job->ry,
-      fixed);
+  CcLaunchShape shape = cc_separable_fused_shape (channels, job->rx, fixed);
   CudaConvStatus s = check_smem (cuda, shape.smem, "the separable tile", err);
 
   if (s != CUDACONV_OK)
@@ -374,7 +373,7 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
   p.ry = ry;
   p.offset = (float) plan->offset;
   if (fixed) {
-    shape = cc_mask_shape (channels, rx, ry, nx, ny);
+    shape = cc_mask_shape (channels, nx, ny);
     for (int j = 0; j < nx; j++)        /* column-major */
       for (int i = 0; i < ny; i++)
         p.mask[j * ny + i] = (float) plan->mask[i * nx + j];
@@ -382,7 +381,7 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     p.chunk_x = nx < MASK_CHUNK ? nx : MASK_CHUNK;
     p.chunk_y = MASK_CHUNK;
     p.nty = round_up (ny, 8);
-    shape = cc_mask_shape (channels, rx, ry, p.chunk_x, p.chunk_y);
+    shape = cc_mask_shape (channels, p.chunk_x, p.chunk_y);
   }
   s = check_smem (cuda, shape.smem, "the mask tile", err);
   if (s != CUDACONV_OK)

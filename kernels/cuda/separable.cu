@@ -102,11 +102,11 @@ smem_store_group (float *row, int q, const float (&v)[4])
 
 /* R > 0: rx == ry == R, compile-time taps; R == 0: radii from p. */
 template <typename T, int C, int R>
-__global__ void __launch_bounds__ (256)
+__global__ void __launch_bounds__ (256, 2)
 separable_fused (const __grid_constant__ CcSepParams p)
 {
   using G = SepGeom<C>;
-  extern __shared__ float hs[];
+  extern __shared__ __align__ (16) float hs[];
   const CcPlane & pl = p.plane;
   const int rx = R > 0 ? R : p.rx;
   const int ry = R > 0 ? R : p.ry;
@@ -379,7 +379,7 @@ fused_shape (int rx)
 }                               /* namespace cc */
 
 extern "C" CcLaunchShape
-cc_separable_fused_shape (int channels, int rx, int ry, int fixed)
+cc_separable_fused_shape (int channels, int rx, int fixed)
 {
   int r = fixed > 0 ? fixed : rx;
   switch (channels) {
