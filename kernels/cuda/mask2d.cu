@@ -65,7 +65,7 @@ mask2d (const __grid_constant__ CcMaskParams p)
 #pragma unroll 1
     for (int j = 0; j < N; j++) {
       auto load =[&](int k)->Vec<C> {
-        return tile_pixel<C> (col + k * span.width * C + j * C);
+        return shared_pixel<C> (col + k * span.width * C + j * C);
       };
       conv_fixed<N, G::VR> (acc, load, p.mask + j * N);
     }
@@ -84,7 +84,7 @@ mask2d (const __grid_constant__ CcMaskParams p)
         const float *col = tile + rb * span.width * C + (span.off + lx) * C;
         for (int j = 0; j < nx; j++) {
           auto load =[&](int k)->Vec<C> {
-            return tile_pixel<C> (col + k * span.width * C + j * C);
+            return shared_pixel<C> (col + k * span.width * C + j * C);
           };
           conv_runtime<G::VR> (acc, load,
               p.mask_dev + (long long) (cx0 + j) * p.nty + cy0, ntp,

@@ -41,6 +41,30 @@ vec_zero ()
   return r;
 }
 
+/* One pixel of C floats from shared memory (aligned for C == 4 and 2:
+ * callers keep pixels on multiples of C floats). */
+template <int C> __device__ __forceinline__ Vec<C>
+shared_pixel (const float *p)
+{
+  Vec<C> r;
+  if constexpr (C == 4) {
+    float4 v = *reinterpret_cast<const float4 *> (p);
+    r.v[0] = v.x;
+    r.v[1] = v.y;
+    r.v[2] = v.z;
+    r.v[3] = v.w;
+  } else if constexpr (C == 2) {
+    float2 v = *reinterpret_cast<const float2 *> (p);
+    r.v[0] = v.x;
+    r.v[1] = v.y;
+  } else {
+#pragma unroll
+    for (int c = 0; c < C; c++)
+      r.v[c] = p[c];
+  }
+  return r;
+}
+
 /* Raw sample -> value in sample units (integers: raw >> shift). */
 template <typename T> __device__ __forceinline__ float
 sample_value (T raw, int shift)

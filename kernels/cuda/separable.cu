@@ -56,28 +56,6 @@ template <int C> struct SepGeom
   }
 };
 
-template <int C> __device__ __forceinline__ Vec<C>
-smem_pixel (const float *hs)
-{
-  Vec<C> r;
-  if constexpr (C == 4) {
-    float4 v = *reinterpret_cast<const float4 *> (hs);
-    r.v[0] = v.x;
-    r.v[1] = v.y;
-    r.v[2] = v.z;
-    r.v[3] = v.w;
-  } else if constexpr (C == 2) {
-    float2 v = *reinterpret_cast<const float2 *> (hs);
-    r.v[0] = v.x;
-    r.v[1] = v.y;
-  } else {
-#pragma unroll
-    for (int c = 0; c < C; c++)
-      r.v[c] = hs[c];
-  }
-  return r;
-}
-
 /* Stores 4 flat samples (local samples 4q .. 4q + 3 of a shared row). */
 template <int C> __device__ __forceinline__ void
 smem_store_group (float *row, int q, const float (&v)[4])
@@ -158,7 +136,7 @@ separable_fused (const __grid_constant__ CcSepParams p)
     const int first = g * G::PX + ra - rx;
     float acc[G::PX][C];
     auto load =[&](int k)->Vec<C> {
-      return smem_pixel<C> (row + G::at (first + k));
+      return shared_pixel<C> (row + G::at (first + k));
     };
     acc_zero (acc);
     if constexpr (R > 0)

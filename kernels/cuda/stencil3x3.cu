@@ -58,7 +58,7 @@ stencil3x3 (const __grid_constant__ CcMaskParams p)
         w[r][i] = w[r + 1][i];
 #pragma unroll
     for (int i = 0; i < 3; i++)
-      w[2][i] = tile_pixel<C> (col + k * G::SPAN * C + i * C);
+      w[2][i] = shared_pixel<C> (col + k * G::SPAN * C + i * C);
     if (k < 2)
       continue;
 #pragma unroll

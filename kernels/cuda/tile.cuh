@@ -59,24 +59,6 @@ tile_load (float *tile, const CcPlane & pl, int border, int shift,
   }
 }
 
-template <int C> __device__ __forceinline__ Vec<C>
-tile_pixel (const float *p)
-{
-  Vec<C> r;
-  if constexpr (C == 4) {
-    float4 v = *reinterpret_cast<const float4 *> (p);
-    r.v[0] = v.x;
-    r.v[1] = v.y;
-    r.v[2] = v.z;
-    r.v[3] = v.w;
-  } else {
-#pragma unroll
-    for (int c = 0; c < C; c++)
-      r.v[c] = p[c];
-  }
-  return r;
-}
-
 /* Writes VR rows of one output column: acc + offset through the channel
  * map. */
 template <typename T, int C, int VR> __device__ __forceinline__ void
