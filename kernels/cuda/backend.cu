@@ -1,0 +1,385 @@
+/* gst-cudaconv: the GPU backend's object, errors and host-memory path
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Context rule.  device_id >= 0: every entry point calls
+ * cudaSetDevice (device_id), so the runtime uses that device's primary
+ * context whichever thread calls.  device_id < 0: cudaSetDevice is never
+ * called, and the runtime uses the context current on the calling thread
+ * (the element pushes its GstCudaContext around each call), or device 0's
+ * primary context when none is.  All calls on one instance must then see
+ * the same context. */
+
+#include "backend.h"
+#include "launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+CudaConvStatus
+cc_cuda_error (CudaConvError * err, cudaError_t e, const char *call)
+{
+  CudaConvStatus status;
+
+  switch (e) {
+    case cudaErrorInsufficientDriver:
+    case cudaErrorNoDevice:
+    case cudaErrorInvalidDevice:
+    case cudaErrorDevicesUnavailable:
+    case cudaErrorNoKernelImageForDevice:
+    case cudaErrorUnsupportedPtxVersion:
+    case cudaErrorStubLibrary:
+    case cudaErrorCallRequiresNewerDriver:
+    case cudaErrorSystemDriverMismatch:
+    case cudaErrorCompatNotSupportedOnDevice:
+      status = CUDACONV_ERROR_NO_DEVICE;
+      break;
+    case cudaErrorMemoryAllocation:
+      status = CUDACONV_ERROR_NO_MEMORY;
+      break;
+    default:
+      status = CUDACONV_ERROR_CUDA;
+      break;
+  }
+  return cudaconv_error_set (err, status, "%s failed: %s: %s", call,
+      cudaGetErrorName (e), cudaGetErrorString (e));
+}
+
+/* --------------------------------------------------------- device buffers */
+
+CudaConvStatus
+cc_buffer_acquire (CcDeviceBuffer * buf, size_t bytes, cudaStream_t stream,
+    CudaConvError * err)
+{
+  if (bytes > buf->bytes) {
+    /* cudaFree waits for the device, so no kernel still reads the old one */
+    if (buf->data != NULL)
+      CC_TRY (cudaFree (buf->data));
+    buf->data = NULL;
+    buf->bytes = 0;
+    CC_TRY (cudaMalloc (&buf->data, bytes));
+    buf->bytes = bytes;
+  }
+  CC_TRY (cudaStreamWaitEvent (stream, buf->last_use, 0));
+  return CUDACONV_OK;
+}
+
+CudaConvStatus
+cc_buffer_release (CcDeviceBuffer * buf, cudaStream_t stream,
+    CudaConvError * err)
+{
+  CC_TRY (cudaEventRecord (buf->last_use, stream));
+  return CUDACONV_OK;
+}
+
+CudaConvStatus
+cc_consts_upload (CudaConvCuda * cuda, const float *host, size_t n,
+    cudaStream_t stream, const float **dev, CudaConvError * err)
+{
+  size_t bytes = n * sizeof (float);
+  /* a grown buffer starts empty */
+  int same = bytes <= cuda->consts.bytes && cuda->consts_host != NULL &&
+      cuda->consts_count == n &&
+      memcmp (cuda->consts_host, host, bytes) == 0;
+  CudaConvStatus s;
+
+  s = cc_buffer_acquire (&cuda->consts, bytes, stream, err);
+  if (s != CUDACONV_OK)
+    return s;
+  if (!same) {
+    float *copy = (float *) realloc (cuda->consts_host, bytes);
+    if (copy == NULL)
+      return cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY,
+          "out of memory for %zu filter coefficients", n);
+    cuda->consts_host = copy;
+    cuda->consts_count = 0;
+    /* ordered on stream after the previous user (acquire); the pageable
+     * source is staged before the call returns */
+    CC_TRY (cudaMemcpyAsync (cuda->consts.data, host, bytes,
+            cudaMemcpyHostToDevice, stream));
+    memcpy (cuda->consts_host, host, bytes);
+    cuda->consts_count = n;
+  }
+  *dev = (const float *) cuda->consts.data;
+  return CUDACONV_OK;
+}
+
+/* ------------------------------------------------------------- the object */
+
+int
+cudaconv_cuda_compiled (void)
+{
+  return 1;
+}
+
+/* Makes the instance's context current as the context rule says. */
+static CudaConvStatus
+enter (const CudaConvCuda * cuda, CudaConvError * err)
+{
+  if (cuda->set_device)
+    CC_TRY (cudaSetDevice (cuda->device));
+  return CUDACONV_OK;
+}
+
+/* The device the runtime will use after the context rule is applied. */
+static CudaConvStatus
+select_device (int device_id, int *device, CudaConvError * err)
+{
+  int count = 0;
+
+  CC_TRY (cudaGetDeviceCount (&count));
+  if (count < 1)
+    return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE,
+        "no CUDA device found");
+  if (device_id >= count)
+    return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE,
+        "CUDA device %d requested, but only %d present", device_id, count);
+  if (device_id >= 0)
+    CC_TRY (cudaSetDevice (device_id));
+  CC_TRY (cudaGetDevice (device));
+  /* creates the context now, so a broken device fails here */
+  CC_TRY (cudaFree (NULL));
+  CC_TRY (cc_kernel_image_check ());
+  return CUDACONV_OK;
+}
+
+CudaConvStatus
+cudaconv_cuda_probe (int device_id, CudaConvError * err)
+{
+  int device;
+
+  return select_device (device_id, &device, err);
+}
+
+static CudaConvStatus
+create_event (cudaEvent_t * ev, CudaConvError * err)
+{
+  CC_TRY (cudaEventCreateWithFlags (ev, cudaEventDisableTiming));
+  return CUDACONV_OK;
+}
+
+CudaConvCuda *
+cudaconv_cuda_new (int device_id, CudaConvError * err)
+{
+  CudaConvCuda *cuda;
+  struct cudaDeviceProp prop;
+  cudaError_t e;
+
+  cuda = (CudaConvCuda *) calloc (1, sizeof (CudaConvCuda));
+  if (cuda == NULL) {
+    cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY, "out of memory");
+    return NULL;
+  }
+  if (select_device (device_id, &cuda->device, err) != CUDACONV_OK)
+    goto failed;
+  cuda->set_device = device_id >= 0;
+  e = cudaGetDeviceProperties (&prop, cuda->device);
+  if (e != cudaSuccess) {
+    cc_cuda_error (err, e, "cudaGetDeviceProperties");
+    goto failed;
+  }
+  snprintf (cuda->name, sizeof (cuda->name), "%s", prop.name);
+  cuda->sm_count = prop.multiProcessorCount;
+  cuda->smem_per_block = prop.sharedMemPerBlock;
+  e = cudaStreamCreateWithFlags (&cuda->stream, cudaStreamNonBlocking);
+  if (e != cudaSuccess) {
+    cc_cuda_error (err, e, "cudaStreamCreateWithFlags");
+    goto failed;
+  }
+  if (create_event (&cuda->scratch.last_use, err) != CUDACONV_OK ||
+      create_event (&cuda->consts.last_use, err) != CUDACONV_OK)
+    goto failed;
+  return cuda;
+
+failed:
+  cudaconv_cuda_free (cuda);
+  return NULL;
+}
+
+static void
+buffer_free (CcDeviceBuffer * buf)
+{
+  if (buf->data != NULL)
+    cudaFree (buf->data);
+  if (buf->last_use != NULL)
+    cudaEventDestroy (buf->last_use);
+}
+
+void
+cudaconv_cuda_free (CudaConvCuda * cuda)
+{
+  CudaConvError ignored;
+
+  if (cuda == NULL)
+    return;
+  /* teardown errors (e.g. a context already lost) have no one to go to */
+  enter (cuda, &ignored);
+  if (cuda->stream != NULL) {
+    cudaStreamSynchronize (cuda->stream);
+    cudaStreamDestroy (cuda->stream);
+  }
+  buffer_free (&cuda->scratch);
+  buffer_free (&cuda->consts);
+  free (cuda->consts_host);
+  if (cuda->pinned_in != NULL)
+    cudaFreeHost (cuda->pinned_in);
+  if (cuda->pinned_out != NULL)
+    cudaFreeHost (cuda->pinned_out);
+  if (cuda->dev_in != NULL)
+    cudaFree (cuda->dev_in);
+  if (cuda->dev_out != NULL)
+    cudaFree (cuda->dev_out);
+  free (cuda);
+}
+
+int
+cudaconv_cuda_device (const CudaConvCuda * cuda)
+{
+  return cuda != NULL ? cuda->device : -1;
+}
+
+const char *
+cudaconv_cuda_device_name (const CudaConvCuda * cuda)
+{
+  return cuda != NULL ? cuda->name : "none";
+}
+
+/* ---------------------------------------------------------------- running */
+
+static CudaConvStatus
+check_run_args (const CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CudaConvImage * src, const CudaConvImage * dst,
+    CudaConvError * err)
+{
+  CudaConvStatus s;
+
+  if (cuda == NULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "no GPU backend instance");
+  if (plan == NULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID, "no plan");
+  if ((s = cudaconv_image_validate (src, err)) != CUDACONV_OK ||
+      (s = cudaconv_image_validate (dst, err)) != CUDACONV_OK)
+    return s;
+  if (src->width != dst->width || src->height != dst->height ||
+      src->channels != dst->channels || src->type != dst->type ||
+      cudaconv_image_max_value (src) != cudaconv_image_max_value (dst) ||
+      src->shift != dst->shift)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "source and destination differ: %dx%d, %d channels, type %d, "
+        "max %d, shift %d against %dx%d, %d channels, type %d, max %d, "
+        "shift %d", src->width, src->height, src->channels, (int) src->type,
+        cudaconv_image_max_value (src), src->shift, dst->width, dst->height,
+        dst->channels, (int) dst->type, cudaconv_image_max_value (dst),
+        dst->shift);
+  return CUDACONV_OK;
+}
+
+CudaConvStatus
+cudaconv_cuda_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CudaConvImage * src, const CudaConvImage * dst,
+    const CudaConvChannelMap * map, void *stream, CudaConvError * err)
+{
+  CudaConvStatus s = check_run_args (cuda, plan, src, dst, err);
+
+  if (s != CUDACONV_OK)
+    return s;
+  if ((s = enter (cuda, err)) != CUDACONV_OK)
+    return s;
+  return cc_schedule_run (cuda, plan, src, dst, map,
+      stream != NULL ? (cudaStream_t) stream : cuda->stream, err);
+}
+
+CudaConvStatus
+cudaconv_cuda_sync (CudaConvCuda * cuda, void *stream, CudaConvError * err)
+{
+  CudaConvStatus s;
+
+  if (cuda == NULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "no GPU backend instance");
+  if ((s = enter (cuda, err)) != CUDACONV_OK)
+    return s;
+  CC_TRY (cudaStreamSynchronize (stream != NULL ? (cudaStream_t) stream :
+          cuda->stream));
+  return CUDACONV_OK;
+}
+
+/* Grows the host-path buffers to hold two planes of bytes each. */
+static CudaConvStatus
+host_buffers (CudaConvCuda * cuda, size_t bytes, CudaConvError * err)
+{
+  if (bytes > cuda->pinned_bytes) {
+    if (cuda->pinned_in != NULL)
+      CC_TRY (cudaFreeHost (cuda->pinned_in));
+    if (cuda->pinned_out != NULL)
+      CC_TRY (cudaFreeHost (cuda->pinned_out));
+    cuda->pinned_in = cuda->pinned_out = NULL;
+    cuda->pinned_bytes = 0;
+    CC_TRY (cudaMallocHost ((void **) &cuda->pinned_in, bytes));
+    CC_TRY (cudaMallocHost ((void **) &cuda->pinned_out, bytes));
+    cuda->pinned_bytes = bytes;
+  }
+  if (bytes > cuda->dev_bytes) {
+    if (cuda->dev_in != NULL)
+      CC_TRY (cudaFree (cuda->dev_in));
+    if (cuda->dev_out != NULL)
+      CC_TRY (cudaFree (cuda->dev_out));
+    cuda->dev_in = cuda->dev_out = NULL;
+    cuda->dev_bytes = 0;
+    CC_TRY (cudaMalloc ((void **) &cuda->dev_in, bytes));
+    CC_TRY (cudaMalloc ((void **) &cuda->dev_out, bytes));
+    cuda->dev_bytes = bytes;
+  }
+  return CUDACONV_OK;
+}
+
+CudaConvStatus
+cudaconv_cuda_run_host (CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CudaConvImage * src, const CudaConvImage * dst,
+    const CudaConvChannelMap * map, CudaConvError * err)
+{
+  CudaConvImage dsrc, ddst;
+  size_t row, pitch, bytes;
+  CudaConvStatus s = check_run_args (cuda, plan, src, dst, err);
+
+  if (s != CUDACONV_OK)
+    return s;
+  if ((s = enter (cuda, err)) != CUDACONV_OK)
+    return s;
+  row = (size_t) src->width * src->channels * cudaconv_sample_size (src->type);
+  pitch = (row + 255) & ~(size_t) 255;  /* aligned rows: vector paths */
+  bytes = pitch * src->height;
+  if ((s = host_buffers (cuda, bytes, err)) != CUDACONV_OK)
+    return s;
+
+  for (int y = 0; y < src->height; y++)
+    memcpy (cuda->pinned_in + y * pitch,
+        (const unsigned char *) src->data + y * src->stride, row);
+  dsrc = *src;
+  dsrc.data = cuda->dev_in;
+  dsrc.stride = pitch;
+  ddst = *dst;
+  ddst.data = cuda->dev_out;
+  ddst.stride = pitch;
+  CC_TRY (cudaMemcpyAsync (cuda->dev_in, cuda->pinned_in, bytes,
+          cudaMemcpyHostToDevice, cuda->stream));
+  s = cc_schedule_run (cuda, plan, &dsrc, &ddst, map, cuda->stream, err);
+  if (s != CUDACONV_OK) {
+    cudaStreamSynchronize (cuda->stream);
+    return s;
+  }
+  CC_TRY (cudaMemcpyAsync (cuda->pinned_out, cuda->dev_out, bytes,
+          cudaMemcpyDeviceToHost, cuda->stream));
+  CC_TRY (cudaStreamSynchronize (cuda->stream));
+  for (int y = 0; y < dst->height; y++)
+    memcpy ((unsigned char *) dst->data + y * dst->stride,
+        cuda->pinned_out + y * pitch, row);
+  return CUDACONV_OK;
+}

@@ -1,0 +1,90 @@
+/* gst-cudaconv: the GPU backend's object, shared by backend.cu and
+ * schedule.cu
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef CUDACONV_CUDA_BACKEND_H
+#define CUDACONV_CUDA_BACKEND_H
+
+#include "cudaconv.h"
+
+#include <cuda_runtime.h>
+
+/* Per-instance device memory is reused across runs, possibly on different
+ * streams: every user waits (on the GPU) for the event recorded after the
+ * previous user, and records it again after its own work, so uses are
+ * ordered whichever streams they run on. */
+typedef struct
+{
+  void *data;
+  size_t bytes;
+  cudaEvent_t last_use;
+} CcDeviceBuffer;
+
+struct CudaConvCuda
+{
+  int device;                   /* ordinal of the device in use */
+  int set_device;               /* created with device_id >= 0 */
+  char name[256];
+  int sm_count;
+  size_t smem_per_block;
+  cudaStream_t stream;          /* the backend's own stream */
+
+  CcDeviceBuffer scratch;       /* f32 rows of the two-pass path, box sums */
+  CcDeviceBuffer consts;        /* taps and masks too large for parameters */
+  float *consts_host;           /* what consts holds (to skip re-uploads) */
+  size_t consts_count;
+
+  /* cudaconv_cuda_run_host: pinned staging and device planes, grown */
+  unsigned char *pinned_in;
+  unsigned char *pinned_out;
+  size_t pinned_bytes;
+  unsigned char *dev_in;
+  unsigned char *dev_out;
+  size_t dev_bytes;
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fills err from a failed CUDA call: the call, cudaGetErrorName and
+ * cudaGetErrorString; the status says whether the GPU is unusable
+ * (NO_DEVICE), memory ran out (NO_MEMORY) or the call failed (CUDA). */
+CudaConvStatus cc_cuda_error (CudaConvError * err, cudaError_t e,
+    const char *call);
+
+/* At least bytes of buf, ordered after its previous use on stream. */
+CudaConvStatus cc_buffer_acquire (CcDeviceBuffer * buf, size_t bytes,
+    cudaStream_t stream, CudaConvError * err);
+/* Marks the end of the work on stream that uses buf. */
+CudaConvStatus cc_buffer_release (CcDeviceBuffer * buf, cudaStream_t stream,
+    CudaConvError * err);
+
+/* Device copy of host[0 .. n), in cuda->consts (acquired: release it
+ * after the launches that read it). */
+CudaConvStatus cc_consts_upload (CudaConvCuda * cuda, const float *host,
+    size_t n, cudaStream_t stream, const float **dev, CudaConvError * err);
+
+/* The planner (schedule.cu): validated images in device memory. */
+CudaConvStatus cc_schedule_run (CudaConvCuda * cuda,
+    const CudaConvPlan * plan, const CudaConvImage * src,
+    const CudaConvImage * dst, const CudaConvChannelMap * map,
+    cudaStream_t stream, CudaConvError * err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#define CC_TRY(call) do { \
+    cudaError_t cc_try_e = (call); \
+    if (cc_try_e != cudaSuccess) \
+      return cc_cuda_error (err, cc_try_e, #call); \
+  } while (0)
+
+#endif /* CUDACONV_CUDA_BACKEND_H */

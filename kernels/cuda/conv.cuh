@@ -1,0 +1,91 @@
+/* gst-cudaconv: register-blocked 1-D correlation, shared by the kernels
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Each thread computes N consecutive outputs of one line:
+ *   acc[j] += sum_t w[t] * e(j + t),  j < N, t < taps
+ * where e(k) is the k-th element of the thread's window (a Vec<V>: one
+ * pixel of V channels, or V samples of a column group), fetched by a
+ * loader.  Every window element is loaded once and feeds up to N
+ * accumulators, so FMAs do not each need a load. */
+
+#ifndef CUDACONV_CUDA_CONV_CUH
+#define CUDACONV_CUDA_CONV_CUH
+
+#include "sample.cuh"
+
+namespace cc
+{
+
+/* Tap count known at compile time: every loop unrolls, each tap is a
+ * compile-time index (an FMA operand straight from the parameter bank),
+ * and no multiply by a padding zero is issued. */
+template <int NT, int N, int V, class Load> __device__ __forceinline__ void
+conv_fixed (float (&acc)[N][V], const Load & load, const float *w)
+{
+#pragma unroll
+  for (int k = 0; k < N + NT - 1; k++) {
+    Vec<V> e = load (k);
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+      const int t = k - j;
+      if (t >= 0 && t < NT) {
+#pragma unroll
+        for (int c = 0; c < V; c++)
+          acc[j][c] = fmaf (w[t], e.v[c], acc[j][c]);
+      }
+    }
+  }
+}
+
+/* Tap count known at run time: w holds ntp taps, a multiple of N, zero
+ * past the real ones.  The window advances N elements per step through a
+ * register window of 2N - 1 elements; loads past the last element any
+ * output needs (last) are clamped to it, so they stay inside the data and
+ * only meet zero taps. */
+template <int N, int V, class Load> __device__ __forceinline__ void
+conv_runtime (float (&acc)[N][V], const Load & load, const float *w,
+    int ntp, int last)
+{
+  Vec<V> win[2 * N - 1];
+#pragma unroll
+  for (int i = 0; i < N - 1; i++)
+    win[i] = load (min (i, last));
+#pragma unroll 1
+  for (int t0 = 0; t0 < ntp; t0 += N) {
+#pragma unroll
+    for (int i = N - 1; i < 2 * N - 1; i++)
+      win[i] = load (min (t0 + i, last));
+#pragma unroll
+    for (int u = 0; u < N; u++) {
+      const float wt = w[t0 + u];
+#pragma unroll
+      for (int j = 0; j < N; j++)
+#pragma unroll
+        for (int c = 0; c < V; c++)
+          acc[j][c] = fmaf (wt, win[j + u].v[c], acc[j][c]);
+    }
+#pragma unroll
+    for (int i = 0; i < N - 1; i++)
+      win[i] = win[i + N];
+  }
+}
+
+template <int N, int V> __device__ __forceinline__ void
+acc_zero (float (&acc)[N][V])
+{
+#pragma unroll
+  for (int j = 0; j < N; j++)
+#pragma unroll
+    for (int c = 0; c < V; c++)
+      acc[j][c] = 0.f;
+}
+
+}                               /* namespace cc */
+
+#endif /* CUDACONV_CUDA_CONV_CUH */

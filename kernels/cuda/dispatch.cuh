@@ -1,0 +1,59 @@
+/* gst-cudaconv: from run-time sample type and channel count to templates
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+#ifndef CUDACONV_CUDA_DISPATCH_CUH
+#define CUDACONV_CUDA_DISPATCH_CUH
+
+#include "launch.h"
+
+#include <cstdint>
+
+namespace cc
+{
+
+/* Calls f.template run<T, C> () for the image's type and channels. */
+template <typename T, class F> cudaError_t
+dispatch_channels (int channels, const F & f)
+{
+  switch (channels) {
+    case 1:
+      return f.template run<T, 1> ();
+    case 2:
+      return f.template run<T, 2> ();
+    case 3:
+      return f.template run<T, 3> ();
+    case 4:
+      return f.template run<T, 4> ();
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <class F> cudaError_t
+dispatch_type_channels (CudaConvSampleType type, int channels, const F & f)
+{
+  switch (type) {
+    case CUDACONV_SAMPLE_U8:
+      return dispatch_channels<uint8_t> (channels, f);
+    case CUDACONV_SAMPLE_U16:
+      return dispatch_channels<uint16_t> (channels, f);
+    case CUDACONV_SAMPLE_F32:
+      return dispatch_channels<float> (channels, f);
+  }
+  return cudaErrorInvalidValue;
+}
+
+static inline int
+div_up (long long a, int b)
+{
+  return (int) ((a + b - 1) / b);
+}
+
+}                               /* namespace cc */
+
+#endif /* CUDACONV_CUDA_DISPATCH_CUH */

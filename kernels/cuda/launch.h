@@ -1,0 +1,198 @@
+/* gst-cudaconv: what the planner hands to the kernels
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Plain structs passed by value as kernel parameters, and the launchers of
+ * each kernel file.  schedule.cu fills these (taps, radii, tile geometry are
+ * decided there, once); the kernels only execute them. */
+
+#ifndef CUDACONV_CUDA_LAUNCH_H
+#define CUDACONV_CUDA_LAUNCH_H
+
+#include "cudaconv.h"
+
+#include <cuda_runtime.h>
+
+/* Taps of the fused separable kernel live in its parameters: up to radius
+ * CC_FUSED_MAX_RADIUS, padded with zeros to a multiple of 8. */
+#define CC_FUSED_MAX_RADIUS 32
+#define CC_FUSED_MAX_TAPS 72
+/* Small masks live in the mask kernel's parameters (column-major). */
+#define CC_MASK_PARAM_MAX_RADIUS 4
+#define CC_MASK_PARAM_TAPS 81
+
+/* One plane pair as the kernels see it: src and dst have the same size,
+ * channels and type; *_align is the largest power of two (at most 16) that
+ * divides both the plane's address and its stride, so kernels know when
+ * vector accesses are allowed. */
+typedef struct
+{
+  const unsigned char *src;
+  unsigned char *dst;
+  long long src_stride;
+  long long dst_stride;
+  int width;
+  int height;
+  int src_align;
+  int dst_align;
+} CcPlane;
+
+/* How results become output samples: rounding range and channel map. */
+typedef struct
+{
+  int max_value;                /* integer types: saturate to [0, max] */
+  int shift;                    /* integer types: stored as value << shift */
+  int all_filter;               /* every channel takes the filter result */
+  int need_src;                 /* a channel copies its input sample */
+  unsigned char action[CUDACONV_MAX_CHANNELS];
+  /* FILL: the stored sample (integers: already rounded and shifted;
+   * f32: the float's bits) */
+  unsigned int fill_raw[CUDACONV_MAX_CHANNELS];
+} CcOutput;
+
+/* Fused separable / unsharp kernel (separable.cu). */
+typedef struct
+{
+  CcPlane plane;
+  CcOutput out;
+  int border;
+  int rx;
+  int ry;
+  int ntx;                      /* taps_x entries used, padded */
+  int nty;
+  int unsharp;                  /* out = in + amount (in - sep) */
+  float amount;
+  float offset;
+  float taps_x[CC_FUSED_MAX_TAPS];
+  float taps_y[CC_FUSED_MAX_TAPS];
+} CcSepParams;
+
+/* Two-pass separable path for radii beyond the fused tile (separable.cu):
+ * a row pass into an f32 scratch plane, then a column pass to dst. */
+typedef struct
+{
+  CcPlane plane;                /* src: the input, dst: the f32 scratch */
+  int shift;                    /* of the input samples */
+  int border;
+  int rx;
+  int ntx;                      /* padded tap count */
+  const float *taps;            /* device memory */
+} CcRowParams;
+
+typedef struct
+{
+  CcPlane plane;                /* src: the input, dst: the output */
+  const float *scratch;         /* the row pass result */
+  long long scratch_stride;
+  CcOutput out;
+  int border;
+  int ry;
+  int nty;
+  int unsharp;
+  float amount;
+  float offset;
+  const float *taps;            /* device memory */
+} CcColParams;
+
+/* Box filter with running sums (box.cu): a column pass into an integer (or
+ * f32) plane of vertical window sums, then a row pass that slides along x. */
+typedef struct
+{
+  CcPlane plane;                /* src: input, dst: the column sums */
+  int samples;                  /* per row: width * channels */
+  int shift;                    /* of the input samples */
+  int border;
+  int ry;
+  int segment;                  /* rows per thread */
+} CcBoxColParams;
+
+typedef struct
+{
+  CcPlane plane;                /* src: input (COPY channels), dst: output */
+  const unsigned char *sums;    /* the column sums */
+  long long sums_stride;
+  CcOutput out;
+  int border;
+  int rx;
+  int segment;                  /* pixels per warp, a multiple of 32 */
+  double gain;
+  double offset;
+} CcBoxRowParams;
+
+/* 2-D mask and 3x3 stencils (mask2d.cu, stencil3x3.cu). */
+typedef struct
+{
+  CcPlane plane;
+  CcOutput out;
+  int border;
+  int rx;
+  int ry;
+  float offset;
+  float gain;                   /* stencils */
+  int laplacian;                /* stencils: 1 Laplacian, 0 Sobel */
+  int chunk_x;                  /* mask columns per shared-memory tile */
+  int chunk_y;                  /* mask rows per tile, a multiple of 8 */
+  int nty;                      /* rows per mask column in mask_dev, padded */
+  const float *mask_dev;        /* column-major, columns padded to nty */
+  float mask[CC_MASK_PARAM_TAPS];       /* column-major, fixed radius */
+} CcMaskParams;
+
+/* Identity: copies with channel map (copy.cu). */
+typedef struct
+{
+  CcPlane plane;
+  CcOutput out;
+} CcCopyParams;
+
+/* Geometry each kernel file exports so the planner can size grids and
+ * shared memory without knowing the kernels' insides. */
+typedef struct
+{
+  int tile_w;                   /* output pixels per block along x */
+  int tile_h;                   /* output rows per block */
+  int threads;                  /* threads per block */
+  size_t smem;                  /* dynamic shared memory bytes */
+} CcLaunchShape;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+CcLaunchShape cc_separable_fused_shape (int channels, int rx, int fixed);
+cudaError_t cc_separable_fused_launch (const CcSepParams * p,
+    CudaConvSampleType type, int channels, int fixed_radius,
+    cudaStream_t stream);
+cudaError_t cc_separable_rows_launch (const CcRowParams * p,
+    CudaConvSampleType type, int channels, cudaStream_t stream);
+cudaError_t cc_separable_cols_launch (const CcColParams * p,
+    CudaConvSampleType type, int channels, cudaStream_t stream);
+
+cudaError_t cc_box_cols_launch (const CcBoxColParams * p,
+    CudaConvSampleType type, int channels, int sum_bytes,
+    cudaStream_t stream);
+cudaError_t cc_box_rows_launch (const CcBoxRowParams * p,
+    CudaConvSampleType type, int channels, int sum_bytes, int wide,
+    cudaStream_t stream);
+
+CcLaunchShape cc_mask_shape (int channels, int chunk_x, int chunk_y);
+cudaError_t cc_mask_launch (const CcMaskParams * p, CudaConvSampleType type,
+    int channels, int fixed_radius, cudaStream_t stream);
+cudaError_t cc_stencil_launch (const CcMaskParams * p,
+    CudaConvSampleType type, int channels, cudaStream_t stream);
+
+cudaError_t cc_copy_launch (const CcCopyParams * p, CudaConvSampleType type,
+    int channels, cudaStream_t stream);
+
+/* The kernel the probe asks about: fails with cudaErrorNoKernelImageForDevice
+ * when this build has no code for the GPU. */
+cudaError_t cc_kernel_image_check (void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUDACONV_CUDA_LAUNCH_H */

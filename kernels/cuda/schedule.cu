@@ -1,0 +1,515 @@
+/* gst-cudaconv: the planner of the GPU backend
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The one place that decides how a plan runs: which kernel, fixed or
+ * run-time radius, tile and segment sizes, where the taps live.  The plan
+ * says what to compute (filter.c); the kernels execute what this file puts
+ * in their parameters and never re-derive taps.
+ *
+ *   IDENTITY           cudaMemcpy2DAsync, or copy.cu when channels are filled
+ *   SEPARABLE/UNSHARP  fused tile (separable.cu): compile-time radius for
+ *                      rx == ry <= 8, run-time up to CC_FUSED_MAX_RADIUS;
+ *                      beyond, row pass + column pass through f32 scratch
+ *   BOX                rx == ry <= 8: the fused separable kernel with unit
+ *                      taps; otherwise running sums (box.cu)
+ *   SOBEL/LAPLACIAN    stencil3x3.cu
+ *   MASK               mask2d.cu: taps in parameters up to 9x9, else in
+ *                      device memory, applied in 16x16 chunks */
+
+#include "backend.h"
+#include "launch.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* largest radius run with compile-time taps (separable.cu instantiates
+ * 1..8) */
+#define FIXED_SEPARABLE_MAX_RADIUS 8
+/* mask chunk in the run-time path; rows a multiple of the kernel's VR (8) */
+#define MASK_CHUNK 16
+
+static int
+round_up (int v, int m)
+{
+  return (v + m - 1) / m * m;
+}
+
+/* Largest power of two, at most 16, dividing both the address and the
+ * stride: what vector accesses may assume. */
+static int
+alignment_of (const void *data, size_t stride)
+{
+  uintptr_t bits = (uintptr_t) data | (uintptr_t) stride;
+  int align = 16;
+
+  while (align > 1 && (bits & (uintptr_t) (align - 1)) != 0)
+    align >>= 1;
+  return align;
+}
+
+static size_t
+row_bytes (const CudaConvImage * im)
+{
+  return (size_t) im->width * im->channels * cudaconv_sample_size (im->type);
+}
+
+static int
+overlap (const CudaConvImage * a, const CudaConvImage * b)
+{
+  uintptr_t a0 = (uintptr_t) a->data, b0 = (uintptr_t) b->data;
+  uintptr_t a1 = a0 + a->stride * (a->height - 1) + row_bytes (a);
+  uintptr_t b1 = b0 + b->stride * (b->height - 1) + row_bytes (b);
+
+  return a0 < b1 && b0 < a1;
+}
+
+static CcPlane
+plane_of (const CudaConvImage * src, const CudaConvImage * dst)
+{
+  CcPlane pl;
+
+  pl.src = (const unsigned char *) src->data;
+  pl.dst = (unsigned char *) dst->data;
+  pl.src_stride = (long long) src->stride;
+  pl.dst_stride = (long long) dst->stride;
+  pl.width = src->width;
+  pl.height = src->height;
+  pl.src_align = alignment_of (src->data, src->stride);
+  pl.dst_align = alignment_of (dst->data, dst->stride);
+  return pl;
+}
+
+static CcOutput
+output_of (const CudaConvImage * dst, const CudaConvChannelMap * map)
+{
+  CcOutput o;
+  int max = cudaconv_image_max_value (dst);
+
+  memset (&o, 0, sizeof (o));
+  o.max_value = max;
+  o.shift = dst->shift;
+  o.all_filter = 1;
+  for (int c = 0; c < CUDACONV_MAX_CHANNELS; c++) {
+    CudaConvChannelAction a = map != NULL && c < dst->channels ?
+        map->action[c] : CUDACONV_CHANNEL_FILTER;
+    o.action[c] = (unsigned char) a;
+    o.all_filter &= a == CUDACONV_CHANNEL_FILTER;
+    o.need_src |= a == CUDACONV_CHANNEL_COPY;
+    if (a != CUDACONV_CHANNEL_FILL)
+      continue;
+    if (dst->type == CUDACONV_SAMPLE_F32) {
+      float f = map->fill[c];
+      memcpy (&o.fill_raw[c], &f, sizeof (f));
+    } else {
+      /* rounded and saturated like any integer output */
+      double v = nearbyint (map->fill[c]);
+      v = v > 0 ? (v < max ? v : max) : 0;
+      o.fill_raw[c] = (unsigned) v << dst->shift;
+    }
+  }
+  return o;
+}
+
+static int
+has_fill (const CcOutput * o, int channels)
+{
+  for (int c = 0; c < channels; c++)
+    if (o->action[c] == CUDACONV_CHANNEL_FILL)
+      return 1;
+  return 0;
+}
+
+static CudaConvStatus
+launched (cudaError_t e, const char *what, CudaConvError * err)
+{
+  if (e == cudaSuccess)
+    return CUDACONV_OK;
+  return cc_cuda_error (err, e, what);
+}
+
+static CudaConvStatus
+check_smem (const CudaConvCuda * cuda, size_t smem, const char *what,
+    CudaConvError * err)
+{
+  if (smem <= cuda->smem_per_block)
+    return CUDACONV_OK;
+  return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
+      "%s needs %zu bytes of shared memory per block, the GPU has %zu",
+      what, smem, cuda->smem_per_block);
+}
+
+/* ------------------------------------------------------------- separable */
+
+typedef struct
+{
+  int rx, ry;
+  const double *tx;             /* 2 rx + 1 */
+  const double *ty;             /* 2 ry + 1 */
+  int unsharp;
+  double amount;
+  double offset;
+} SepJob;
+
+static void
+pad_taps (float *out, int n_padded, const double *taps, int n)
+{
+  for (int i = 0; i < n_padded; i++)
+    out[i] = i < n ? (float) taps[i] : 0.f;
+}
+
+static CudaConvStatus
+run_fused (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
+    const CcOutput * out, CudaConvSampleType type, int channels, int border,
+    cudaStream_t stream, CudaConvError * err)
+{
+  CcSepParams p;
+  int fixed = job->rx == job->ry && job->rx >= 1 &&
+      job->rx <= FIXED_SEPARABLE_MAX_RADIUS ? job->rx : 0;
+  CcLaunchShape shape = cc_separable_fused_shape (channels, job->rx, fixed);
+  CudaConvStatus s = check_smem (cuda, shape.smem, "the separable tile", err);
+
+  if (s != CUDACONV_OK)
+    return s;
+  memset (&p, 0, sizeof (p));
+  p.plane = *pl;
+  p.out = *out;
+  p.border = border;
+  p.rx = job->rx;
+  p.ry = job->ry;
+  /* run-time path: whole steps of 8 (the kernel's PX and VR divide 8) */
+  p.ntx = round_up (2 * job->rx + 1, 8);
+  p.nty = round_up (2 * job->ry + 1, 8);
+  p.unsharp = job->unsharp;
+  p.amount = (float) job->amount;
+  p.offset = (float) job->offset;
+  pad_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
+  pad_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
+  return launched (cc_separable_fused_launch (&p, type, channels, fixed,
+          stream), "launching the fused separable kernel", err);
+}
+
+static CudaConvStatus
+run_two_pass (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
+    const CcOutput * out, CudaConvSampleType type, int channels, int border,
+    cudaStream_t stream, CudaConvError * err)
+{
+  CcRowParams rp;
+  CcColParams cp;
+  int ntx = round_up (2 * job->rx + 1, 8), nty = round_up (2 * job->ry + 1, 8);
+  long long pitch = round_up (pl->width * channels * (int) sizeof (float),
+      256);
+  float *taps = (float *) malloc ((ntx + nty) * sizeof (float));
+  const float *dev_taps = NULL;
+  CudaConvStatus s;
+
+  if (taps == NULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY,
+        "out of memory for %d taps", ntx + nty);
+  pad_taps (taps, ntx, job->tx, 2 * job->rx + 1);
+  pad_taps (taps + ntx, nty, job->ty, 2 * job->ry + 1);
+  s = cc_consts_upload (cuda, taps, ntx + nty, stream, &dev_taps, err);
+  free (taps);
+  if (s != CUDACONV_OK)
+    return s;
+  s = cc_buffer_acquire (&cuda->scratch, pitch * pl->height, stream, err);
+  if (s != CUDACONV_OK)
+    return s;
+
+  memset (&rp, 0, sizeof (rp));
+  rp.plane = *pl;
+  rp.plane.dst = (unsigned char *) cuda->scratch.data;
+  rp.plane.dst_stride = pitch;
+  rp.plane.dst_align = 16;
+  rp.shift = out->shift;
+  rp.border = border;
+  rp.rx = job->rx;
+  rp.ntx = ntx;
+  rp.taps = dev_taps;
+  s = launched (cc_separable_rows_launch (&rp, type, channels, stream),
+      "launching the separable row pass", err);
+
+  if (s == CUDACONV_OK) {
+    memset (&cp, 0, sizeof (cp));
+    cp.plane = *pl;
+    cp.scratch = (const float *) cuda->scratch.data;
+    cp.scratch_stride = pitch;
+    cp.out = *out;
+    cp.border = border;
+    cp.ry = job->ry;
+    cp.nty = nty;
+    cp.unsharp = job->unsharp;
+    cp.amount = (float) job->amount;
+    cp.offset = (float) job->offset;
+    cp.taps = dev_taps + ntx;
+    s = launched (cc_separable_cols_launch (&cp, type, channels, stream),
+        "launching the separable column pass", err);
+  }
+  if (cc_buffer_release (&cuda->scratch, stream, err) != CUDACONV_OK ||
+      cc_buffer_release (&cuda->consts, stream, err) != CUDACONV_OK)
+    return err != NULL ? err->status : CUDACONV_ERROR_CUDA;
+  return s;
+}
+
+static CudaConvStatus
+run_separable (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
+    const CcOutput * out, CudaConvSampleType type, int channels, int border,
+    cudaStream_t stream, CudaConvError * err)
+{
+  if (job->rx <= CC_FUSED_MAX_RADIUS && job->ry <= CC_FUSED_MAX_RADIUS)
+    return run_fused (cuda, job, pl, out, type, channels, border, stream,
+        err);
+  return run_two_pass (cuda, job, pl, out, type, channels, border, stream,
+      err);
+}
+
+/* ------------------------------------------------------------------- box */
+
+static CudaConvStatus
+run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
+    const CcOutput * out, CudaConvSampleType type, int channels,
+    cudaStream_t stream, CudaConvError * err)
+{
+  int rx = plan->radius_x, ry = plan->radius_y;
+  int nx = 2 * rx + 1, ny = 2 * ry + 1;
+  int is_float = type == CUDACONV_SAMPLE_F32;
+  int sum_bytes, wide, seg;
+  long long pitch;
+  CcBoxColParams cp;
+  CcBoxRowParams rp;
+  CudaConvStatus s;
+
+  if (rx == ry && rx <= FIXED_SEPARABLE_MAX_RADIUS) {
+    /* small windows: unit taps through the fused tile, the gain on one
+     * axis */
+    double tx[2 * FIXED_SEPARABLE_MAX_RADIUS + 1];
+    double ty[2 * FIXED_SEPARABLE_MAX_RADIUS + 1];
+    SepJob job = { rx, ry, tx, ty, 0, 0, plan->offset };
+    for (int i = 0; i < nx; i++) {
+      tx[i] = 1.0;
+      ty[i] = plan->gain;
+    }
+    return run_fused (cuda, &job, pl, out, type, channels, plan->border,
+        stream, err);
+  }
+
+  /* column sums fit 16 bits when max * ny does; row sums need 64 bits when
+   * max * nx * ny does not fit 32 */
+  sum_bytes = !is_float && (double) out->max_value * ny <= 65535.0 ? 2 : 4;
+  wide = !is_float && (double) out->max_value * nx * ny >= 4294967296.0;
+  pitch = round_up (pl->width * channels * sum_bytes, 256);
+  s = cc_buffer_acquire (&cuda->scratch, pitch * pl->height, stream, err);
+  if (s != CUDACONV_OK)
+    return s;
+
+  memset (&cp, 0, sizeof (cp));
+  cp.plane = *pl;
+  cp.plane.dst = (unsigned char *) cuda->scratch.data;
+  cp.plane.dst_stride = pitch;
+  cp.plane.dst_align = 16;
+  cp.samples = pl->width * channels;
+  cp.shift = out->shift;
+  cp.border = plan->border;
+  cp.ry = ry;
+  /* long segments amortise the first window (ny rows); halve them while
+   * the GPU would have too few threads */
+  seg = 2 * ny > 32 ? 2 * ny : 32;
+  while (seg > 32 && (long long) (cp.samples / 4 + 1) *
+      ((pl->height + seg - 1) / seg) < 256LL * cuda->sm_count)
+    seg /= 2;
+  cp.segment = seg;
+  s = launched (cc_box_cols_launch (&cp, type,
+          channels, sum_bytes, stream), "launching the box column pass",
+      err);
+
+  if (s == CUDACONV_OK) {
+    memset (&rp, 0, sizeof (rp));
+    rp.plane = *pl;
+    rp.sums = (const unsigned char *) cuda->scratch.data;
+    rp.sums_stride = pitch;
+    rp.out = *out;
+    rp.border = plan->border;
+    rp.rx = rx;
+    seg = round_up (4 * nx > 128 ? 4 * nx : 128, 32);
+    rp.segment = seg < round_up (pl->width, 32) ? seg :
+        round_up (pl->width, 32);
+    rp.gain = plan->gain;
+    rp.offset = plan->offset;
+    s = launched (cc_box_rows_launch (&rp, type, channels, sum_bytes, wide,
+            stream), "launching the box row pass", err);
+  }
+  if (cc_buffer_release (&cuda->scratch, stream, err) != CUDACONV_OK)
+    return err != NULL ? err->status : CUDACONV_ERROR_CUDA;
+  return s;
+}
+
+/* ------------------------------------------------------------- 2-D masks */
+
+static CudaConvStatus
+run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
+    const CcOutput * out, CudaConvSampleType type, int channels,
+    cudaStream_t stream, CudaConvError * err)
+{
+  int rx = plan->radius_x, ry = plan->radius_y;
+  int nx = 2 * rx + 1, ny = 2 * ry + 1;
+  int fixed = rx == ry && rx >= 1 && rx <= CC_MASK_PARAM_MAX_RADIUS ? rx : 0;
+  CcMaskParams p;
+  CcLaunchShape shape;
+  CudaConvStatus s;
+  float *cols = NULL;
+
+  memset (&p, 0, sizeof (p));
+  p.plane = *pl;
+  p.out = *out;
+  p.border = plan->border;
+  p.rx = rx;
+  p.ry = ry;
+  p.offset = (float) plan->offset;
+  if (fixed) {
+    shape = cc_mask_shape (channels, nx, ny);
+    for (int j = 0; j < nx; j++)        /* column-major */
+      for (int i = 0; i < ny; i++)
+        p.mask[j * ny + i] = (float) plan->mask[i * nx + j];
+  } else {
+    p.chunk_x = nx < MASK_CHUNK ? nx : MASK_CHUNK;
+    p.chunk_y = MASK_CHUNK;
+    p.nty = round_up (ny, 8);
+    shape = cc_mask_shape (channels, p.chunk_x, p.chunk_y);
+  }
+  s = check_smem (cuda, shape.smem, "the mask tile", err);
+  if (s != CUDACONV_OK)
+    return s;
+
+  if (!fixed) {
+    cols = (float *) calloc ((size_t) nx * p.nty, sizeof (float));
+    if (cols == NULL)
+      return cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY,
+          "out of memory for a %dx%d mask", nx, ny);
+    for (int j = 0; j < nx; j++)
+      for (int i = 0; i < ny; i++)
+        cols[j * p.nty + i] = (float) plan->mask[i * nx + j];
+    s = cc_consts_upload (cuda, cols, (size_t) nx * p.nty, stream,
+        &p.mask_dev, err);
+    free (cols);
+    if (s != CUDACONV_OK)
+      return s;
+  }
+  s = launched (cc_mask_launch (&p, type, channels, fixed, stream),
+      "launching the mask kernel", err);
+  if (!fixed && cc_buffer_release (&cuda->consts, stream, err) != CUDACONV_OK)
+    return err != NULL ? err->status : CUDACONV_ERROR_CUDA;
+  return s;
+}
+
+static CudaConvStatus
+run_stencil (const CudaConvPlan * plan, const CcPlane * pl,
+    const CcOutput * out, CudaConvSampleType type, int channels,
+    cudaStream_t stream, CudaConvError * err)
+{
+  CcMaskParams p;
+
+  memset (&p, 0, sizeof (p));
+  p.plane = *pl;
+  p.out = *out;
+  p.border = plan->border;
+  p.rx = p.ry = 1;
+  p.gain = (float) plan->gain;
+  p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
+  return launched (cc_stencil_launch (&p, type, channels, stream),
+      "launching the 3x3 stencil kernel", err);
+}
+
+static CudaConvStatus
+run_identity (const CudaConvImage * src, const CudaConvImage * dst,
+    const CcPlane * pl, const CcOutput * out, cudaStream_t stream,
+    CudaConvError * err)
+{
+  int same = src->data == dst->data && src->stride == dst->stride;
+
+  if (has_fill (out, src->channels)) {
+    CcCopyParams p;
+    p.plane = *pl;
+    p.out = *out;
+    return launched (cc_copy_launch (&p, src->type, src->channels, stream),
+        "launching the copy kernel", err);
+  }
+  if (same)
+    return CUDACONV_OK;
+  CC_TRY (cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride,
+          row_bytes (src), src->height, cudaMemcpyDeviceToDevice, stream));
+  return CUDACONV_OK;
+}
+
+CudaConvStatus
+cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CudaConvImage * src, const CudaConvImage * dst,
+    const CudaConvChannelMap * map, cudaStream_t stream, CudaConvError * err)
+{
+  CcPlane pl = plane_of (src, dst);
+  CcOutput out = output_of (dst, map);
+  int channels = src->channels;
+  SepJob job;
+
+  if (map != NULL)
+    for (int c = 0; c < channels; c++)
+      if ((unsigned) map->action[c] > CUDACONV_CHANNEL_FILL)
+        return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+            "channel %d has action %d: not filter (0), copy (1) or fill (2)",
+            c, (int) map->action[c]);
+  if ((unsigned) plan->border > CUDACONV_BORDER_CONSTANT)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "border %d is not a border mode", (int) plan->border);
+  /* grid rows and int sample indices */
+  if (src->height > 65535 || (long long) src->width * channels > (1 << 28))
+    return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
+        "image %dx%d is too large for the GPU backend (at most 65535 rows "
+        "and 2^28 samples per row)", src->width, src->height);
+  if (overlap (src, dst) && !(plan->op == CUDACONV_OP_IDENTITY &&
+          src->data == dst->data && src->stride == dst->stride))
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "source and destination overlap");
+
+  if (((plan->op == CUDACONV_OP_SEPARABLE || plan->op == CUDACONV_OP_UNSHARP)
+          && (plan->taps_x == NULL || plan->taps_y == NULL)) ||
+      (plan->op == CUDACONV_OP_MASK && plan->mask == NULL) ||
+      plan->radius_x < 0 || plan->radius_y < 0 ||
+      plan->radius_x > CUDACONV_MAX_RADIUS ||
+      plan->radius_y > CUDACONV_MAX_RADIUS)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "the plan is inconsistent (radius %d x %d, missing taps or mask): "
+        "build it with cudaconv_plan_new", plan->radius_x, plan->radius_y);
+
+  switch (plan->op) {
+    case CUDACONV_OP_IDENTITY:
+      return run_identity (src, dst, &pl, &out, stream, err);
+    case CUDACONV_OP_SEPARABLE:
+    case CUDACONV_OP_UNSHARP:
+      job.rx = plan->radius_x;
+      job.ry = plan->radius_y;
+      job.tx = plan->taps_x;
+      job.ty = plan->taps_y;
+      job.unsharp = plan->op == CUDACONV_OP_UNSHARP;
+      job.amount = plan->amount;
+      job.offset = job.unsharp ? 0.0 : plan->offset;
+      return run_separable (cuda, &job, &pl, &out, src->type, channels,
+          plan->border, stream, err);
+    case CUDACONV_OP_BOX:
+      return run_box (cuda, plan, &pl, &out, src->type, channels, stream,
+          err);
+    case CUDACONV_OP_SOBEL:
+    case CUDACONV_OP_LAPLACIAN:
+      return run_stencil (plan, &pl, &out, src->type, channels, stream, err);
+    case CUDACONV_OP_MASK:
+      return run_mask (cuda, plan, &pl, &out, src->type, channels, stream,
+          err);
+  }
+  return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+      "plan operation %d is unknown", (int) plan->op);
+}

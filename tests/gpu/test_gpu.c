@@ -1,0 +1,845 @@
+/* gst-cudaconv: the GPU backend against the CPU reference
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Every operation x border x sample format x channel count runs on random
+ * data, in device memory with padded (odd for u8) pitches and unaligned
+ * starts, and is compared with cudaconv_cpu_run.  Device outputs start
+ * poisoned (random bytes, NaN for f32); their padding must come back
+ * untouched and the source unchanged.  Integers must match within 1 LSB
+ * (the differing samples are counted: float sums differ in order from the
+ * reference), f32 within 1e-5 relative + 1e-6 absolute (absolute widened
+ * with the square root of the number of terms past 81).
+ *
+ *   test_gpu [--quick]      (or CUDACONV_TEST_QUICK=1): small sizes only,
+ *                           for compute-sanitizer runs
+ *   CUDACONV_TEST_SEED=N    replays a run
+ *
+ * Exits 77 (skipped) when no GPU is usable. */
+
+#include "cudaconv.h"
+#include "testutil.h"
+
+#include <cuda_runtime.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME "test_gpu"
+
+/* ------------------------------------------------------------ formats */
+
+typedef struct
+{
+  const char *name;
+  CudaConvSampleType type;
+  int max_value;
+  int shift;
+} Format;
+
+static const Format formats[] = {
+  {"u8", CUDACONV_SAMPLE_U8, 0, 0},
+  {"u16/10-bit", CUDACONV_SAMPLE_U16, 1023, 0},
+  {"u16/p010", CUDACONV_SAMPLE_U16, 1023, 6},
+  {"u16", CUDACONV_SAMPLE_U16, 0, 0},
+  {"f32", CUDACONV_SAMPLE_F32, 0, 0},
+};
+
+#define N_FORMATS (int) (sizeof (formats) / sizeof (formats[0]))
+
+/* ---------------------------------------------------------- operations */
+
+/* What a case asks for; each names the plan operation it must produce,
+ * so every GPU path is known to be exercised. */
+typedef enum
+{
+  CASE_GAUSSIAN,                /* radius 1..8: fixed-radius fused tile */
+  CASE_GAUSSIAN_MID,            /* 9..32: run-time fused tile */
+  CASE_GAUSSIAN_LARGE,          /* past 32, often past the frame: 2 passes */
+  CASE_GAUSSIAN_ANISO,          /* radius_x != radius_y */
+  CASE_SHARPEN,
+  CASE_BOX_SMALL,
+  CASE_BOX_LARGE,               /* running sums, any radius */
+  CASE_SOBEL,
+  CASE_LAPLACIAN,
+  CASE_CUSTOM_RANK1,
+  CASE_CUSTOM_UNIFORM,
+  CASE_CUSTOM_GENERAL,          /* up to 9x9: taps in parameters */
+  CASE_CUSTOM_LARGE,            /* past 9x9: chunked, taps in memory */
+  CASE_IDENTITY,
+  N_CASES
+} CaseKind;
+
+static const char *case_names[N_CASES] = {
+  "gaussian", "gaussian-mid", "gaussian-large", "gaussian-aniso", "sharpen",
+  "box-small", "box-large", "sobel", "laplacian", "custom-rank1",
+  "custom-uniform", "custom-general", "custom-large", "identity"
+};
+
+static const CudaConvOp case_ops[N_CASES] = {
+  CUDACONV_OP_SEPARABLE, CUDACONV_OP_SEPARABLE, CUDACONV_OP_SEPARABLE,
+  CUDACONV_OP_SEPARABLE, CUDACONV_OP_UNSHARP, CUDACONV_OP_BOX,
+  CUDACONV_OP_BOX, CUDACONV_OP_SOBEL, CUDACONV_OP_LAPLACIAN,
+  CUDACONV_OP_SEPARABLE, CUDACONV_OP_BOX, CUDACONV_OP_MASK,
+  CUDACONV_OP_MASK, CUDACONV_OP_IDENTITY
+};
+
+typedef struct
+{
+  CudaConvFilterDesc desc;
+  double matrix[81 * 81];
+  char what[160];               /* the parameters, for messages */
+  long terms;                   /* products summed per output sample */
+} Filter;
+
+static double
+rand_range (TuRng * rng, double lo, double hi)
+{
+  return lo + (hi - lo) * tu_rng_double (rng);
+}
+
+static int
+rand_odd_side (TuRng * rng, int lo, int hi)
+{
+  return tu_rng_int (rng, lo / 2, hi / 2) * 2 + 1;
+}
+
+/* A radius for a frame of w x h: usually within it, sometimes past it. */
+static int
+rand_large_radius (TuRng * rng, int w, int h)
+{
+  int big = w > h ? w : h;
+  switch (tu_rng_int (rng, 0, 3)) {
+    case 0:
+      return tu_rng_int (rng, 33, 70);
+    case 1:
+      return big + tu_rng_int (rng, 0, 40);
+    case 2:
+      return tu_rng_int (rng, 33, 200);
+    default:
+      return tu_rng_int (rng, 9, 40);
+  }
+}
+
+/* Entries in [lo, hi]; divisor sum |m| so outputs stay in the input's
+ * range (no cancellation blow-up), offset a small fraction of it. */
+static void
+make_custom (Filter * f, TuRng * rng, int side, int kind, double range)
+{
+  CudaConvFilterDesc *d = &f->desc;
+  double u[81], v[81], abs_sum = 0;
+  int n = side * side;
+
+  for (int i = 0; i < side; i++) {
+    u[i] = rand_range (rng, -0.3, 1.0);
+    v[i] = rand_range (rng, -0.3, 1.0);
+  }
+  for (int k = 0; k < n; k++) {
+    if (kind == CASE_CUSTOM_RANK1)
+      f->matrix[k] = u[k / side] * v[k % side];
+    else if (kind == CASE_CUSTOM_UNIFORM)
+      f->matrix[k] = 1.0;
+    else
+      f->matrix[k] = rand_range (rng, -0.3, 1.0);
+    abs_sum += fabs (f->matrix[k]);
+  }
+  if (kind == CASE_CUSTOM_UNIFORM) {
+    double scale = rand_range (rng, 0.5, 3.0);
+    for (int k = 0; k < n; k++)
+      f->matrix[k] = scale;
+    abs_sum = 0;                /* divisor 0: the sum */
+  }
+  cudaconv_filter_desc_init (d, CUDACONV_KIND_CUSTOM);
+  d->matrix = f->matrix;
+  d->matrix_side = side;
+  d->divisor = abs_sum;
+  d->offset = tu_rng_int (rng, 0, 3) == 0 ? 0 :
+      rand_range (rng, -0.05, 0.05) * range;
+  f->terms = n;
+  snprintf (f->what, sizeof (f->what), "%dx%d divisor %g offset %g", side,
+      side, d->divisor, d->offset);
+}
+
+/* range: the largest sample value (1 for f32) */
+static void
+make_filter (Filter * f, CaseKind kind, TuRng * rng, int w, int h, double range)
+{
+  CudaConvFilterDesc *d = &f->desc;
+  int r;
+
+  memset (f, 0, sizeof (*f));
+  switch (kind) {
+    case CASE_GAUSSIAN:
+    case CASE_GAUSSIAN_MID:
+    case CASE_GAUSSIAN_LARGE:
+    case CASE_SHARPEN:
+      cudaconv_filter_desc_init (d, kind == CASE_SHARPEN ?
+          CUDACONV_KIND_SHARPEN : CUDACONV_KIND_GAUSSIAN);
+      if (kind == CASE_GAUSSIAN_MID)
+        r = tu_rng_int (rng, 9, 32);
+      else if (kind == CASE_GAUSSIAN_LARGE)
+        r = rand_large_radius (rng, w, h);
+      else if (kind == CASE_SHARPEN && tu_rng_int (rng, 0, 3) == 0)
+        r = tu_rng_int (rng, 9, 40);
+      else
+        r = tu_rng_int (rng, 1, 8);
+      if (kind == CASE_GAUSSIAN_LARGE && r <= 32)
+        r = 33 + r;
+      d->radius_x = d->radius_y = r;
+      if (tu_rng_int (rng, 0, 1))
+        d->sigma_x = d->sigma_y = rand_range (rng, 0.3, 1.0 + r / 2.0);
+      d->amount = rand_range (rng, 0.2, 3.0);
+      f->terms = 2 * (2 * r + 1);
+      snprintf (f->what, sizeof (f->what), "radius %d sigma %g amount %g", r,
+          d->sigma_x, d->amount);
+      break;
+    case CASE_GAUSSIAN_ANISO:
+      cudaconv_filter_desc_init (d, CUDACONV_KIND_GAUSSIAN);
+      do {
+        d->radius_x = tu_rng_int (rng, 0, tu_rng_int (rng, 0, 1) ? 12 : 45);
+        d->radius_y = tu_rng_int (rng, 0, tu_rng_int (rng, 0, 1) ? 12 : 45);
+      } while (d->radius_x == d->radius_y);
+      f->terms = 2 * (d->radius_x + d->radius_y + 1);
+      snprintf (f->what, sizeof (f->what), "radius %d x %d", d->radius_x,
+          d->radius_y);
+      break;
+    case CASE_BOX_SMALL:
+    case CASE_BOX_LARGE:
+      cudaconv_filter_desc_init (d, CUDACONV_KIND_BOX);
+      if (kind == CASE_BOX_SMALL) {
+        d->radius_x = d->radius_y = tu_rng_int (rng, 1, 8);
+      } else {
+        do {
+          d->radius_x = tu_rng_int (rng, 0, 2) ? rand_large_radius (rng, w,
+              h) : tu_rng_int (rng, 0, 8);
+          d->radius_y = tu_rng_int (rng, 0, 2) ? rand_large_radius (rng, w,
+              h) : tu_rng_int (rng, 0, 8);
+        } while (d->radius_x == d->radius_y && d->radius_x <= 8);
+      }
+      f->terms = 1;             /* exact sums */
+      snprintf (f->what, sizeof (f->what), "radius %d x %d", d->radius_x,
+          d->radius_y);
+      break;
+    case CASE_SOBEL:
+    case CASE_LAPLACIAN:
+      cudaconv_filter_desc_init (d, kind == CASE_SOBEL ?
+          CUDACONV_KIND_SOBEL : CUDACONV_KIND_LAPLACIAN);
+      d->scale = rand_range (rng, 0.1, 2.0);
+      f->terms = 9;
+      snprintf (f->what, sizeof (f->what), "scale %g", d->scale);
+      break;
+    case CASE_CUSTOM_RANK1:
+      make_custom (f, rng, tu_rng_int (rng, 0, 3) ? rand_odd_side (rng, 3,
+              17) : rand_odd_side (rng, 67, 81), kind, range);
+      f->terms = 2 * d->matrix_side;
+      break;
+    case CASE_CUSTOM_UNIFORM:
+      make_custom (f, rng, rand_odd_side (rng, 3, 31), kind, range);
+      break;
+    case CASE_CUSTOM_GENERAL:
+      make_custom (f, rng, rand_odd_side (rng, 3, 9), kind, range);
+      break;
+    case CASE_CUSTOM_LARGE:
+      make_custom (f, rng, rand_odd_side (rng, 11, 41), kind, range);
+      break;
+    case CASE_IDENTITY:
+    default:
+      cudaconv_filter_desc_init (d, CUDACONV_KIND_GAUSSIAN);
+      d->radius_x = d->radius_y = 0;
+      f->terms = 1;
+      snprintf (f->what, sizeof (f->what), "radius 0");
+      break;
+  }
+  d->border = CUDACONV_BORDER_REFLECT_101;
+}
+
+/* The same case with a given radius (custom: side 2 radius + 1). */
+static void
+force_radius (Filter * f, CaseKind kind, TuRng * rng, int radius, double range)
+{
+  CudaConvFilterDesc *d = &f->desc;
+
+  if (kind >= CASE_CUSTOM_RANK1 && kind <= CASE_CUSTOM_LARGE) {
+    make_custom (f, rng, 2 * radius + 1, kind, range);
+    if (kind == CASE_CUSTOM_RANK1)
+      f->terms = 2 * d->matrix_side;
+    return;
+  }
+  if (d->radius_x == 0 && d->radius_y == 0)
+    return;                     /* identity, stencils */
+  d->radius_x = d->radius_y = radius;
+  if (kind != CASE_BOX_SMALL && kind != CASE_BOX_LARGE)
+    f->terms = 2 * (2 * radius + 1);
+  snprintf (f->what, sizeof (f->what), "radius %d sigma %g amount %g",
+      radius, d->sigma_x, d->amount);
+}
+
+/* ----------------------------------------------------- device images */
+
+#define CHECK_CUDA(call) check_cuda ((call), #call, __FILE__, __LINE__)
+
+static int
+check_cuda (cudaError_t e, const char *call, const char *file, int line)
+{
+  if (e == cudaSuccess)
+    return 1;
+  printf ("FAIL %s:%d: %s: %s: %s\n", file, line, call, cudaGetErrorName (e),
+      cudaGetErrorString (e));
+  return 0;
+}
+
+/* A device copy of a host TuImage with the same pitch, starting start
+ * bytes into its allocation (so its address need not be aligned). */
+typedef struct
+{
+  unsigned char *alloc;
+  CudaConvImage view;
+} DevImage;
+
+static int
+dev_image_new (DevImage * d, const TuImage * host, size_t start)
+{
+  d->alloc = NULL;
+  if (!CHECK_CUDA (cudaMalloc ((void **) &d->alloc, host->bytes + start)))
+    return 0;
+  d->view = host->view;
+  d->view.data = d->alloc + start;
+  return CHECK_CUDA (cudaMemcpy (d->view.data, host->alloc, host->bytes,
+          cudaMemcpyHostToDevice));
+}
+
+static int
+dev_image_download (const DevImage * d, TuImage * host)
+{
+  return CHECK_CUDA (cudaMemcpy (host->alloc, d->view.data, host->bytes,
+          cudaMemcpyDeviceToHost));
+}
+
+static void
+dev_image_free (DevImage * d)
+{
+  if (d->alloc != NULL)
+    cudaFree (d->alloc);
+  d->alloc = NULL;
+}
+
+/* -------------------------------------------------------------- a case */
+
+typedef struct
+{
+  long cases;
+  long failed;
+  long inexact;                 /* samples off by a little */
+  long samples;
+} Group;
+
+typedef struct
+{
+  CudaConvCuda *cuda;
+  TuRng *rng;
+  uint64_t seed;
+  TuTally *tally;
+} Ctx;
+
+static void
+random_map (CudaConvChannelMap * map, TuRng * rng, const Format * fmt,
+    int channels)
+{
+  int max = fmt->type == CUDACONV_SAMPLE_F32 ? 1 :
+      (fmt->max_value ? fmt->max_value : fmt->type ==
+      CUDACONV_SAMPLE_U8 ? 255 : 65535);
+
+  cudaconv_channel_map_init (map);
+  for (int c = 0; c < channels; c++) {
+    map->action[c] = (CudaConvChannelAction) tu_rng_int (rng, 0, 2);
+    map->fill[c] = fmt->type == CUDACONV_SAMPLE_F32 ?
+        (float) rand_range (rng, -0.5, 1.5) : (float) tu_rng_int (rng, 0, max);
+  }
+}
+
+static const char *
+map_text (const CudaConvChannelMap * map, int channels, char *buf, size_t n)
+{
+  static const char letters[] = "fcF";
+  size_t k = 0;
+
+  if (map == NULL)
+    return "all-filter";
+  for (int c = 0; c < channels && k + 1 < n; c++)
+    buf[k++] = letters[map->action[c]];
+  buf[k] = '\0';
+  return buf;
+}
+
+/* Runs one case on the GPU (device memory, or host memory when host) and
+ * on the CPU, compares.  Returns 1 when it passed. */
+static int
+run_case (Ctx * ctx, Group * group, CaseKind kind, CudaConvBorder border,
+    const Format * fmt, int channels, int w, int h, int radius, int host,
+    void *stream)
+{
+  TuRng *rng = ctx->rng;
+  double range = fmt->type == CUDACONV_SAMPLE_F32 ? 1.0 :
+      fmt->max_value ? fmt->max_value :
+      fmt->type == CUDACONV_SAMPLE_U8 ? 255 : 65535;
+  size_t sample = cudaconv_sample_size (fmt->type);
+  size_t pad_src = tu_rng_int (rng, 0, 3) ? tu_rng_int (rng, 0, 37) : 0;
+  size_t pad_dst = tu_rng_int (rng, 0, 3) ? tu_rng_int (rng, 0, 37) : 0;
+  size_t start_src = tu_rng_int (rng, 0, 1) ? sample * tu_rng_int (rng, 1,
+      3) : 0;
+  size_t start_dst = tu_rng_int (rng, 0, 1) ? sample * tu_rng_int (rng, 1,
+      3) : 0;
+  CudaConvChannelMap map_storage, *map = NULL;
+  Filter *f = malloc (sizeof (Filter));
+  CudaConvPlan *plan = NULL;
+  CudaConvError err;
+  TuImage src, want, got, src_back;
+  DevImage dsrc = { 0 }, ddst = { 0 };
+  char what[512], mbuf[8];
+  long inexact = 0;
+  int ok = 0;
+  CudaConvStatus s;
+  double tol_abs, tol_rel;
+
+  if (f == NULL) {
+    printf ("FAIL out of memory\n");
+    return 0;
+  }
+  make_filter (f, kind, rng, w, h, range);
+  if (radius > 0)
+    force_radius (f, kind, rng, radius, range);
+  f->desc.border = border;
+  if (tu_rng_int (rng, 0, 1)) {
+    random_map (&map_storage, rng, fmt, channels);
+    map = &map_storage;
+  }
+  snprintf (what, sizeof (what), "seed %llu %s %s (%s) border %s %s C=%d "
+      "%dx%d pitch pad %zu/%zu start %zu/%zu map %s%s%s",
+      (unsigned long long) ctx->seed, NAME, case_names[kind], f->what,
+      tu_border_name (border), fmt->name, channels, w, h, pad_src, pad_dst,
+      start_src, start_dst, map_text (map, channels, mbuf, sizeof (mbuf)),
+      host ? " host-memory" : "", stream ? " user-stream" : "");
+
+  tu_image_alloc (&src, w, h, channels, fmt->type, fmt->max_value,
+      fmt->shift, pad_src);
+  tu_image_poison (&src, rng);
+  tu_image_fill_random (&src, rng);
+  tu_image_alloc (&want, w, h, channels, fmt->type, fmt->max_value,
+      fmt->shift, tu_rng_int (rng, 0, 9));
+  tu_image_alloc (&got, w, h, channels, fmt->type, fmt->max_value,
+      fmt->shift, pad_dst);
+  tu_image_poison (&got, rng);
+  tu_image_alloc (&src_back, w, h, channels, fmt->type, fmt->max_value,
+      fmt->shift, pad_src);
+
+  plan = cudaconv_plan_new (&f->desc, &err);
+  if (plan == NULL) {
+    printf ("FAIL %s: plan: %s\n", what, err.message);
+    goto done;
+  }
+  if (plan->op != case_ops[kind]) {
+    printf ("FAIL %s: the plan's operation is %d, the case needs %d\n", what,
+        (int) plan->op, (int) case_ops[kind]);
+    goto done;
+  }
+  if (cudaconv_cpu_run (plan, &src.view, &want.view, map, 0, &err)) {
+    printf ("FAIL %s: CPU reference: %s\n", what, err.message);
+    goto done;
+  }
+
+  if (host) {
+    s = cudaconv_cuda_run_host (ctx->cuda, plan, &src.view, &got.view, map,
+        &err);
+    if (s != CUDACONV_OK) {
+      printf ("FAIL %s: cudaconv_cuda_run_host: %s\n", what, err.message);
+      goto done;
+    }
+    memcpy (src_back.alloc, src.alloc, src.bytes);
+  } else {
+    if (!dev_image_new (&dsrc, &src, start_src) ||
+        !dev_image_new (&ddst, &got, start_dst))
+      goto done;
+    s = cudaconv_cuda_run (ctx->cuda, plan, &dsrc.view, &ddst.view, map,
+        stream, &err);
+    if (s == CUDACONV_OK)
+      s = cudaconv_cuda_sync (ctx->cuda, stream, &err);
+    if (s != CUDACONV_OK) {
+      printf ("FAIL %s: %s\n", what, err.message);
+      goto done;
+    }
+    if (!dev_image_download (&ddst, &got) ||
+        !dev_image_download (&dsrc, &src_back))
+      goto done;
+  }
+
+  if (memcmp (src_back.alloc, src.alloc, src.bytes) != 0) {
+    printf ("FAIL %s: the source was modified\n", what);
+    goto done;
+  }
+  if (!tu_image_padding_intact (&got, what))
+    goto done;
+  if (fmt->type == CUDACONV_SAMPLE_F32) {
+    tol_rel = 1e-5;
+    tol_abs = 1e-6 * (f->terms > 81 ? sqrt (f->terms / 81.0) : 1.0);
+  } else {
+    tol_rel = 0;
+    tol_abs = 1;
+  }
+  ok = tu_compare (&got.view, &want.view, tol_abs, tol_rel, &inexact, what);
+
+done:
+  group->cases++;
+  group->failed += !ok;
+  group->inexact += inexact;
+  group->samples += (long) w *h * channels;
+  tu_check (ctx->tally, ok);
+  dev_image_free (&dsrc);
+  dev_image_free (&ddst);
+  tu_image_free (&src);
+  tu_image_free (&want);
+  tu_image_free (&got);
+  tu_image_free (&src_back);
+  cudaconv_plan_free (plan);
+  free (f);
+  return ok;
+}
+
+static void
+group_report (const char *name, const Group * g)
+{
+  printf ("group %s: %ld cases, %ld failed, %ld of %ld samples within "
+      "tolerance but not identical\n", name, g->cases, g->failed, g->inexact,
+      g->samples);
+  fflush (stdout);
+}
+
+/* ---------------------------------------------------------- the groups */
+
+/* Sizes that catch edge handling: tiny, thin, odd, one past the tiles
+ * (64, 128 wide; 16, 32 high), then random ones. */
+static void
+pick_size (TuRng * rng, int index, int quick, int *w, int *h)
+{
+  static const int fixed[][2] = {
+    {1, 1}, {2, 3}, {3, 2}, {17, 5}, {5, 17}, {1, 9}, {9, 1}, {65, 17},
+    {63, 15}, {129, 33}, {31, 31}, {7, 3},
+  };
+  const int n_fixed = (int) (sizeof (fixed) / sizeof (fixed[0]));
+
+  if (index % 2 == 0) {
+    *w = fixed[(index / 2) % n_fixed][0];
+    *h = fixed[(index / 2) % n_fixed][1];
+    return;
+  }
+  *w = tu_rng_int (rng, 1, quick ? 70 : 200) | 1;       /* odd widths */
+  *h = tu_rng_int (rng, 1, quick ? 40 : 120);
+}
+
+static void
+group_all_ops (Ctx * ctx, int quick)
+{
+  Group per_kind[N_CASES];
+  int index = 0;
+  int per_combo = quick ? 1 : 2;
+
+  memset (per_kind, 0, sizeof (per_kind));
+  for (int kind = 0; kind < N_CASES; kind++)
+    for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
+      for (int fi = 0; fi < N_FORMATS; fi++)
+        for (int c = 1; c <= CUDACONV_MAX_CHANNELS; c++)
+          for (int k = 0; k < per_combo; k++) {
+            int w, h;
+            pick_size (ctx->rng, index++, quick, &w, &h);
+            run_case (ctx, &per_kind[kind], (CaseKind) kind,
+                (CudaConvBorder) b, &formats[fi], c, w, h, 0, 0, NULL);
+          }
+  for (int kind = 0; kind < N_CASES; kind++) {
+    char name[64];
+    snprintf (name, sizeof (name), "ops/%s", case_names[kind]);
+    group_report (name, &per_kind[kind]);
+  }
+}
+
+static void
+group_host_memory (Ctx * ctx, int quick)
+{
+  Group g = { 0 };
+  int n = quick ? 20 : 60;
+
+  for (int i = 0; i < n; i++) {
+    int w, h;
+    pick_size (ctx->rng, i, quick, &w, &h);
+    run_case (ctx, &g, (CaseKind) tu_rng_int (ctx->rng, 0, N_CASES - 1),
+        (CudaConvBorder) tu_rng_int (ctx->rng, 0, CUDACONV_BORDER_CONSTANT),
+        &formats[tu_rng_int (ctx->rng, 0, N_FORMATS - 1)],
+        tu_rng_int (ctx->rng, 1, 4), w, h, 0, 1, NULL);
+  }
+  group_report ("host-memory", &g);
+}
+
+static void
+group_user_stream (Ctx * ctx)
+{
+  Group g = { 0 };
+  cudaStream_t stream;
+
+  if (!CHECK_CUDA (cudaStreamCreate (&stream))) {
+    tu_check (ctx->tally, 0);
+    return;
+  }
+  for (int i = 0; i < 10; i++)
+    run_case (ctx, &g, (CaseKind) tu_rng_int (ctx->rng, 0, N_CASES - 1),
+        (CudaConvBorder) tu_rng_int (ctx->rng, 0, CUDACONV_BORDER_CONSTANT),
+        &formats[tu_rng_int (ctx->rng, 0, N_FORMATS - 1)],
+        tu_rng_int (ctx->rng, 1, 4), tu_rng_int (ctx->rng, 1, 90),
+        tu_rng_int (ctx->rng, 1, 50), 0, 0, stream);
+  cudaStreamDestroy (stream);
+  group_report ("user-stream", &g);
+}
+
+/* Frames of real sizes on the main paths (full mode only). */
+static void
+group_large (Ctx * ctx)
+{
+  static const struct
+  {
+    CaseKind kind;
+    int format;
+    int channels;
+    int w, h;
+    int radius;
+  } cases[] = {
+    {CASE_GAUSSIAN, 0, 4, 3840, 2160, 4},
+    {CASE_SOBEL, 0, 4, 3840, 2160, 0},
+    {CASE_BOX_LARGE, 0, 4, 1920, 1080, 100},
+    {CASE_SHARPEN, 0, 4, 1920, 1080, 1},
+    {CASE_CUSTOM_GENERAL, 0, 4, 1920, 1080, 4},
+    {CASE_GAUSSIAN_MID, 0, 4, 1920, 1080, 16},
+    {CASE_GAUSSIAN_LARGE, 0, 1, 1920, 1080, 40},
+    {CASE_GAUSSIAN, 2, 1, 1920, 1080, 4},
+    {CASE_GAUSSIAN, 2, 2, 960, 540, 2},
+    {CASE_LAPLACIAN, 0, 1, 1920, 1080, 0},
+    {CASE_BOX_SMALL, 4, 4, 1920, 1080, 3},
+    {CASE_CUSTOM_LARGE, 3, 3, 640, 360, 8},
+  };
+  Group g = { 0 };
+
+  for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++)
+    run_case (ctx, &g, cases[i].kind,
+        (CudaConvBorder) tu_rng_int (ctx->rng, 0, CUDACONV_BORDER_CONSTANT),
+        &formats[cases[i].format], cases[i].channels, cases[i].w,
+        cases[i].h, cases[i].radius, 0, NULL);
+  group_report ("large", &g);
+}
+
+/* --------------------------------------------------------- bad arguments */
+
+static void
+expect_error (Ctx * ctx, Group * g, const char *what, CudaConvStatus got,
+    CudaConvStatus want, const CudaConvError * err)
+{
+  int ok = got == want && err->message[0] != '\0';
+
+  g->cases++;
+  if (ok) {
+    printf ("  ok: %s -> %s\n", what, err->message);
+  } else {
+    g->failed++;
+    printf ("FAIL seed %llu bad arguments: %s: status %d (want %d), "
+        "message \"%s\"\n", (unsigned long long) ctx->seed, what, (int) got,
+        (int) want, err->message);
+  }
+  tu_check (ctx->tally, ok);
+}
+
+static void
+group_bad_arguments (Ctx * ctx)
+{
+  Group g = { 0 };
+  CudaConvFilterDesc desc;
+  CudaConvPlan *plan;
+  CudaConvError err;
+  CudaConvChannelMap map;
+  CudaConvImage a, b, bad;
+  unsigned char *mem = NULL;
+  int count = 0;
+
+  cudaconv_filter_desc_init (&desc, CUDACONV_KIND_GAUSSIAN);
+  plan = cudaconv_plan_new (&desc, &err);
+  if (plan == NULL || !CHECK_CUDA (cudaMalloc ((void **) &mem, 2 * 64 * 16))) {
+    tu_check (ctx->tally, 0);
+    cudaconv_plan_free (plan);
+    return;
+  }
+  memset (&a, 0, sizeof (a));
+  a.data = mem;
+  a.stride = 64;
+  a.width = 16;
+  a.height = 16;
+  a.channels = 4;
+  a.type = CUDACONV_SAMPLE_U8;
+  b = a;
+  b.data = mem + 64 * 16;
+
+#define EXPECT(what, call, want) do { \
+    memset (&err, 0, sizeof (err)); \
+    expect_error (ctx, &g, what, (call), want, &err); \
+  } while (0)
+
+  EXPECT ("no instance", cudaconv_cuda_run (NULL, plan, &a, &b, NULL, NULL,
+          &err), CUDACONV_ERROR_INVALID);
+  EXPECT ("no plan", cudaconv_cuda_run (ctx->cuda, NULL, &a, &b, NULL, NULL,
+          &err), CUDACONV_ERROR_INVALID);
+  EXPECT ("no source", cudaconv_cuda_run (ctx->cuda, plan, NULL, &b, NULL,
+          NULL, &err), CUDACONV_ERROR_INVALID);
+  bad = b;
+  bad.width = 15;
+  EXPECT ("sizes differ", cudaconv_cuda_run (ctx->cuda, plan, &a, &bad, NULL,
+          NULL, &err), CUDACONV_ERROR_INVALID);
+  bad = b;
+  bad.type = CUDACONV_SAMPLE_U16;
+  bad.stride = 128;
+  EXPECT ("types differ", cudaconv_cuda_run (ctx->cuda, plan, &a, &bad, NULL,
+          NULL, &err), CUDACONV_ERROR_INVALID);
+  bad = b;
+  bad.channels = 5;
+  EXPECT ("5 channels", cudaconv_cuda_run (ctx->cuda, plan, &a, &bad, NULL,
+          NULL, &err), CUDACONV_ERROR_INVALID);
+  bad = b;
+  bad.stride = 63;
+  EXPECT ("stride below a row", cudaconv_cuda_run (ctx->cuda, plan, &a, &bad,
+          NULL, NULL, &err), CUDACONV_ERROR_INVALID);
+  bad = b;
+  bad.data = mem + 64 * 8;
+  EXPECT ("overlapping source and destination",
+      cudaconv_cuda_run (ctx->cuda, plan, &a, &bad, NULL, NULL, &err),
+      CUDACONV_ERROR_INVALID);
+  cudaconv_channel_map_init (&map);
+  map.action[1] = (CudaConvChannelAction) 7;
+  EXPECT ("channel action 7", cudaconv_cuda_run (ctx->cuda, plan, &a, &b,
+          &map, NULL, &err), CUDACONV_ERROR_INVALID);
+  EXPECT ("sync without instance", cudaconv_cuda_sync (NULL, NULL, &err),
+      CUDACONV_ERROR_INVALID);
+  EXPECT ("host run without instance", cudaconv_cuda_run_host (NULL, plan,
+          &a, &b, NULL, &err), CUDACONV_ERROR_INVALID);
+  cudaGetDeviceCount (&count);
+  EXPECT ("probe of a missing device", cudaconv_cuda_probe (count + 3, &err),
+      CUDACONV_ERROR_NO_DEVICE);
+  {
+    CudaConvCuda *none = cudaconv_cuda_new (count + 3, &err);
+    expect_error (ctx, &g, "new on a missing device", none == NULL ?
+        err.status : CUDACONV_OK, CUDACONV_ERROR_NO_DEVICE, &err);
+    cudaconv_cuda_free (none);
+  }
+  cudaconv_cuda_free (NULL);    /* must be harmless */
+
+  /* a good run still works after all that */
+  memset (&err, 0, sizeof (err));
+  {
+    CudaConvStatus s = cudaconv_cuda_run (ctx->cuda, plan, &a, &b, NULL,
+        NULL, &err);
+    if (s == CUDACONV_OK)
+      s = cudaconv_cuda_sync (ctx->cuda, NULL, &err);
+    g.cases++;
+    g.failed += s != CUDACONV_OK;
+    if (s != CUDACONV_OK)
+      printf ("FAIL seed %llu: a valid run after bad arguments: %s\n",
+          (unsigned long long) ctx->seed, err.message);
+    tu_check (ctx->tally, s == CUDACONV_OK);
+  }
+#undef EXPECT
+  cudaFree (mem);
+  cudaconv_plan_free (plan);
+  group_report ("bad-arguments", &g);
+}
+
+/* An instance on an explicit device (cudaSetDevice path) and its name. */
+static void
+group_instances (Ctx * ctx)
+{
+  Group g = { 0 };
+  CudaConvError err;
+  CudaConvCuda *explicit_dev = cudaconv_cuda_new (0, &err);
+  Ctx other = *ctx;
+  int ok = explicit_dev != NULL;
+
+  if (!ok) {
+    printf ("FAIL seed %llu: cudaconv_cuda_new (0): %s\n",
+        (unsigned long long) ctx->seed, err.message);
+  } else {
+    ok = cudaconv_cuda_device (explicit_dev) == 0 &&
+        cudaconv_cuda_device_name (explicit_dev)[0] != '\0';
+    if (!ok)
+      printf ("FAIL: device %d, name \"%s\"\n",
+          cudaconv_cuda_device (explicit_dev),
+          cudaconv_cuda_device_name (explicit_dev));
+  }
+  tu_check (ctx->tally, ok);
+  g.cases++;
+  g.failed += !ok;
+  if (explicit_dev != NULL) {
+    other.cuda = explicit_dev;
+    for (int i = 0; i < 5; i++)
+      run_case (&other, &g, (CaseKind) tu_rng_int (ctx->rng, 0, N_CASES - 1),
+          (CudaConvBorder) tu_rng_int (ctx->rng, 0, 4),
+          &formats[tu_rng_int (ctx->rng, 0, N_FORMATS - 1)],
+          tu_rng_int (ctx->rng, 1, 4), tu_rng_int (ctx->rng, 1, 80),
+          tu_rng_int (ctx->rng, 1, 40), 0, i % 2, NULL);
+    cudaconv_cuda_free (explicit_dev);
+  }
+  group_report ("instances", &g);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *env = getenv ("CUDACONV_TEST_QUICK");
+  int quick = env != NULL && *env != '\0' && strcmp (env, "0") != 0;
+  CudaConvError err;
+  TuTally tally = { 0, 0 };
+  TuRng rng;
+  Ctx ctx;
+
+  for (int i = 1; i < argc; i++) {
+    if (strcmp (argv[i], "--quick") == 0) {
+      quick = 1;
+    } else {
+      fprintf (stderr, "usage: %s [--quick]\n", argv[0]);
+      return 2;
+    }
+  }
+  ctx.seed = tu_seed (NAME);
+  tu_rng_init (&rng, ctx.seed);
+
+  if (cudaconv_cuda_probe (-1, &err) != CUDACONV_OK) {
+    printf ("SKIP: no usable GPU: %s\n", err.message);
+    return TU_EXIT_SKIP;
+  }
+  ctx.cuda = cudaconv_cuda_new (-1, &err);
+  if (ctx.cuda == NULL) {
+    printf ("FAIL: cudaconv_cuda_new: %s\n", err.message);
+    return 1;
+  }
+  printf ("%s: %s mode on %s\n", NAME, quick ? "quick" : "full",
+      cudaconv_cuda_device_name (ctx.cuda));
+  ctx.rng = &rng;
+  ctx.tally = &tally;
+
+  group_bad_arguments (&ctx);
+  group_all_ops (&ctx, quick);
+  group_host_memory (&ctx, quick);
+  group_user_stream (&ctx);
+  group_instances (&ctx);
+  if (!quick)
+    group_large (&ctx);
+
+  cudaconv_cuda_free (ctx.cuda);
+  return tu_finish (&tally, NAME);
+}
