@@ -39,6 +39,7 @@ struct _GstCudaConvGpu
   GMutex lock;
 #if HAVE_GST_CUDA
   GstCudaContext *context;      /* the pipeline's; NULL: none (yet) */
+  gboolean pushed;              /* streaming thread: begin pushed context */
 #endif
 };
 
@@ -241,8 +242,11 @@ gst_cuda_conv_gpu_set_context (GstCudaConvGpu * gpu, GstContext * context,
 {
 #if HAVE_GST_CUDA
   g_mutex_lock (&gpu->lock);
-  /* keeps a context it has; takes one of device_id (any when -1) */
-  gst_cuda_handle_set_context (gpu->element, context, device_id, &gpu->context);
+  /* keeps a context it has; takes one of device_id (any when -1), but not
+   * once a backend runs without one (it is bound to its own) */
+  if (gpu->cuda == NULL)
+    gst_cuda_handle_set_context (gpu->element, context, device_id,
+        &gpu->context);
   g_mutex_unlock (&gpu->lock);
 #endif
 }
@@ -352,16 +356,17 @@ gst_cuda_conv_gpu_begin (GstCudaConvGpu * gpu, CudaConvError * err)
 {
 #if HAVE_GST_CUDA
   GstCudaContext *context = get_context (gpu);
-  gboolean pushed = TRUE;
 
+  gpu->pushed = FALSE;
   if (context != NULL) {
-    pushed = gst_cuda_context_push (context);
-    if (!pushed)
+    gpu->pushed = gst_cuda_context_push (context);
+    if (!gpu->pushed)
       cudaconv_error_set (err, CUDACONV_ERROR_CUDA, "cannot make the CUDA "
           "context of device %u current", context_device (context));
     gst_object_unref (context);
+    return gpu->pushed;
   }
-  return pushed;
+  return TRUE;
 #else
   return TRUE;
 #endif
@@ -371,9 +376,9 @@ void
 gst_cuda_conv_gpu_end (GstCudaConvGpu * gpu)
 {
 #if HAVE_GST_CUDA
-  /* gpu->context is only replaced between frames, by this thread */
-  if (gpu->context != NULL)
+  if (gpu->pushed)
     gst_cuda_context_pop (NULL);
+  gpu->pushed = FALSE;
 #endif
 }
 
