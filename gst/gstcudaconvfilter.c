@@ -51,6 +51,28 @@
  * |[
  * gst-launch-1.0 videotestsrc ! cudaconvfilter kernel=custom matrix="<0.0, -1.0, 0.0, -1.0, 5.0, -1.0, 0.0, -1.0, 0.0>" ! videoconvert ! autovideosink
  * ]| A 3x3 sharpening mask (its weights sum to 1, so divisor=0 divides by 1).
+ * |[
+ * gst-launch-1.0 filesrc location=clip.mp4 ! qtdemux ! h264parse ! nvh264dec ! cudaconvfilter kernel=sharpen radius=2 ! cudadownload ! videoconvert ! autovideosink
+ * ]| Decoded frames stay in GPU memory (memory:CUDAMemory) through the
+ * filter: no copy over PCIe until cudadownload.
+ *
+ * ## Memory
+ * With the GPU backend, frames in system memory are uploaded, filtered and
+ * downloaded in overlapping stripes.  The element offers upstream a pool
+ * of pinned (page-locked) system memory, which crosses PCIe about four
+ * times faster than ordinary memory, and takes its own output buffers from
+ * a pinned pool too unless downstream offers a pool of its own kind or
+ * memory of its own allocator.  Frames already on the GPU
+ * (`video/x-raw(memory:CUDAMemory)`, e.g. from nvh264dec or cudaupload) are
+ * filtered where they are; either pad may also be in the other memory, so
+ * the element can stand in for an upload or a download.  It shares the
+ * pipeline's CUDA context with nvcodec's elements
+ * (#GstCudaConvFilter:cuda-device-id picks the device when there is a
+ * choice).  CUDA memory
+ * is offered only when a GPU is usable and the plugin was built with
+ * libgstcuda; GStreamer 1.22 cannot hold GRAY8, GRAY16_LE, AYUV, xRGB or
+ * xBGR frames in CUDA memory, nor I420, YV12 or I420_10LE frames of odd
+ * height, so those run in system memory.
  *
  * ## Choosing values
  * The radius sets the footprint (2 radius + 1 pixels across) and the cost of
