@@ -68,11 +68,10 @@
  * the element can stand in for an upload or a download.  It shares the
  * pipeline's CUDA context with nvcodec's elements
  * (#GstCudaConvFilter:cuda-device-id picks the device when there is a
- * choice).  CUDA memory
- * is offered only when a GPU is usable and the plugin was built with
- * libgstcuda; GStreamer 1.22 cannot hold GRAY8, GRAY16_LE, AYUV, xRGB or
- * xBGR frames in CUDA memory, nor I420, YV12 or I420_10LE frames of odd
- * height, so those run in system memory.
+ * choice).  CUDA memory is offered only when a GPU is usable and the
+ * plugin was built with libgstcuda; GStreamer 1.22 cannot hold GRAY8,
+ * GRAY16_LE, AYUV, xRGB or xBGR frames in CUDA memory, nor I420, YV12 or
+ * I420_10LE frames of odd height, so those run in system memory.
  *
  * ## Choosing values
  * The radius sets the footprint (2 radius + 1 pixels across) and the cost of
