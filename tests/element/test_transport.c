@@ -566,16 +566,17 @@ GST_END_TEST;
 
 /* -------------------------------------------------- real pipelines */
 
-/* Runs launch (appsinks named ref and out) to EOS and returns every
- * sample of each, in order; seek_after > 0: a flushing seek to 0 once out
- * delivered that many (they are returned too, before the rest). */
+/* Runs launch (appsinks named ref and out, the filter named f) to EOS and
+ * returns every sample of each, in order, and counts the memories f
+ * received; seek_after > 0: a flushing seek to 0 once out delivered that
+ * many (they are returned too, before the rest). */
 static void
 run_pipeline (const gchar * launch, guint seek_after, GPtrArray * ref,
-    GPtrArray * out, guint * out_before_seek)
+    GPtrArray * out, guint * out_before_seek, MemoryCount * filter_in)
 {
   GError *error = NULL;
   GstElement *pipeline = gst_parse_launch (launch, &error);
-  GstElement *ref_sink, *out_sink;
+  GstElement *ref_sink, *out_sink, *f;
   GstSample *sample;
   GstMessage *msg;
   GstBus *bus;
@@ -585,6 +586,11 @@ run_pipeline (const gchar * launch, guint seek_after, GPtrArray * ref,
   ref_sink = gst_bin_get_by_name (GST_BIN (pipeline), "ref");
   out_sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
   fail_unless (ref_sink != NULL && out_sink != NULL);
+  /* the memory the filter (named f) receives */
+  f = gst_bin_get_by_name (GST_BIN (pipeline), "f");
+  fail_unless (f != NULL);
+  probe_memory (f, "sink", filter_in);
+  gst_object_unref (f);
   bus = gst_element_get_bus (pipeline);
   fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
       GST_STATE_CHANGE_FAILURE);
@@ -678,6 +684,7 @@ GST_START_TEST (test_videotestsrc_launch_line)
       (GDestroyNotify) gst_sample_unref);
   GPtrArray *out = g_ptr_array_new_with_free_func (
       (GDestroyNotify) gst_sample_unref);
+  MemoryCount in_count;
   EcParams params;
   guint i, seek;
 
@@ -689,9 +696,13 @@ GST_START_TEST (test_videotestsrc_launch_line)
   run_pipeline ("videotestsrc num-buffers=6 pattern=ball ! "
       "video/x-raw,format=RGBA,width=67,height=31 ! tee name=t "
       "t. ! queue ! appsink name=ref sync=false "
-      "t. ! queue ! cudaupload ! cudaconvfilter backend=cuda kernel=gaussian "
-      "radius=4 ! cudadownload ! appsink name=out sync=false", 0, ref, out,
-      &seek);
+      "t. ! queue ! cudaupload ! cudaconvfilter name=f backend=cuda "
+      "kernel=gaussian radius=4 ! cudadownload ! appsink name=out sync=false",
+      0, ref, out, &seek, &in_count);
+  /* without caps filters the memory is whatever the elements agree on */
+  g_print ("videotestsrc ! cudaupload ! cudaconvfilter: the filter received "
+      "%u frames in CUDA memory, %u in system memory\n", in_count.cuda,
+      in_count.system + in_count.pinned);
   fail_unless_equals_int (ref->len, 6);
   fail_unless_equals_int (out->len, 6);
   for (i = 0; i < out->len; i++) {
@@ -739,6 +750,7 @@ GST_START_TEST (test_h264_clip)
         (GDestroyNotify) gst_sample_unref);
     gchar *launch;
     EcParams params;
+    MemoryCount in_count;
     guint before_seek;
 
     ec_params_init (&params, kinds[k]);
@@ -746,10 +758,15 @@ GST_START_TEST (test_h264_clip)
     launch = g_strdup_printf ("filesrc location=%s/clip-176x144.mp4 ! "
         "qtdemux ! h264parse ! nvh264dec ! tee name=t "
         "t. ! queue ! cudadownload ! video/x-raw ! appsink name=ref "
-        "sync=false t. ! queue ! cudaconvfilter backend=cuda kernel=%s "
-        "radius=3 ! cudadownload ! video/x-raw ! appsink name=out sync=false",
-        data_dir, tu_kind_name (kinds[k]));
-    run_pipeline (launch, 6, ref, out, &before_seek);
+        "sync=false t. ! queue ! cudaconvfilter name=f backend=cuda "
+        "kernel=%s radius=3 ! cudadownload ! video/x-raw ! appsink name=out "
+        "sync=false", data_dir, tu_kind_name (kinds[k]));
+    run_pipeline (launch, 6, ref, out, &before_seek, &in_count);
+    /* decoded frames reach the filter in GPU memory */
+    fail_unless (in_count.cuda >= out->len && in_count.system == 0 &&
+        in_count.pinned == 0, "the filter received %u frames in CUDA "
+        "memory, %u in system memory", in_count.cuda,
+        in_count.system + in_count.pinned);
 
     /* after the seek: the whole clip again, in order */
     fail_unless_equals_int (ref->len, n_frames);
@@ -785,6 +802,7 @@ GST_START_TEST (test_h264_size_change)
   GPtrArray *out = g_ptr_array_new_with_free_func (
       (GDestroyNotify) gst_sample_unref);
   guint i, small = 0, seek;
+  MemoryCount in_count;
   gdouble matrix[25];
   EcParams params;
   gchar *launch;
@@ -798,8 +816,9 @@ GST_START_TEST (test_h264_size_change)
       "t. ! queue ! cudaconvfilter name=f backend=cuda kernel=box radius=%d "
       "border=%s ! cudadownload ! video/x-raw ! appsink name=out sync=false",
       data_dir, params.radius, tu_border_name (params.border));
-  run_pipeline (launch, 0, ref, out, &seek);
+  run_pipeline (launch, 0, ref, out, &seek, &in_count);
   g_free (launch);
+  fail_unless_equals_int (in_count.cuda, 18);
 
   fail_unless_equals_int (ref->len, 18);
   fail_unless_equals_int (out->len, 18);
