@@ -63,10 +63,12 @@ gst_cuda_conv_memory_template_caps (void)
 #endif
 }
 
+/* memory:CUDAMemory alone (no metas we could not keep) */
 static gboolean
 features_are_cuda (GstCapsFeatures * features)
 {
   return features != NULL && !gst_caps_features_is_any (features) &&
+      gst_caps_features_get_size (features) == 1 &&
       gst_caps_features_contains (features,
       GST_CUDA_CONV_CAPS_FEATURE_CUDA_MEMORY);
 }
@@ -85,10 +87,18 @@ gst_cuda_conv_memory_transform_caps (GstCaps * caps, gboolean cuda_memory,
     both = gst_caps_new_empty ();
     for (i = 0; i < gst_caps_get_size (caps); i++) {
       GstStructure *s = gst_caps_get_structure (caps, i);
-      gboolean cuda = features_are_cuda (gst_caps_get_features (caps, i));
-      GstCapsFeatures *cuda_features =
+      GstCapsFeatures *features = gst_caps_get_features (caps, i);
+      gboolean cuda = features_are_cuda (features);
+      GstCapsFeatures *cuda_features, *system_features;
+
+      /* other memories (GL, DMABuf, ...) and metas: not ours */
+      if (!cuda && features != NULL &&
+          !gst_caps_features_is_equal (features,
+              GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+        continue;
+      cuda_features =
           gst_caps_features_new (GST_CUDA_CONV_CAPS_FEATURE_CUDA_MEMORY, NULL);
-      GstCapsFeatures *system_features = gst_caps_features_new_empty ();
+      system_features = gst_caps_features_new_empty ();
 
       /* the same memory first: no transfer when the other side agrees */
       if (cuda) {
