@@ -953,7 +953,7 @@ gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
   gst_cuda_conv_filter_update (self);
 
   /* the input's CUDA memory lives in another context: use that one, and
-   * give the output a pool of it from the next frame on */
+   * renegotiate the output pool in it */
   if (self->use_gpu && gst_cuda_conv_gpu_adopt_context (self->gpu, buffer,
           self->device_id))
     gst_base_transform_reconfigure_src (trans);
