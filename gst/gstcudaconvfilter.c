@@ -69,9 +69,11 @@
  * pipeline's CUDA context with nvcodec's elements
  * (#GstCudaConvFilter:cuda-device-id picks the device when there is a
  * choice).  CUDA memory is offered only when a GPU is usable and the
- * plugin was built with libgstcuda; GStreamer 1.22 cannot hold GRAY8,
- * GRAY16_LE, AYUV, xRGB or xBGR frames in CUDA memory, nor I420, YV12 or
- * I420_10LE frames of odd height, so those run in system memory.
+ * plugin was built with libgstcuda.  GStreamer 1.22 cannot hold GRAY8,
+ * GRAY16_LE, AYUV, xRGB or xBGR frames in CUDA memory, so those are offered
+ * in system memory only; it overlaps the chroma planes of I420, YV12 and
+ * I420_10LE frames of odd height, which the element refuses with an error
+ * that says so.
  *
  * ## Choosing values
  * The radius sets the footprint (2 radius + 1 pixels across) and the cost of
