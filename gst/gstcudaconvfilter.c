@@ -51,6 +51,29 @@
  * |[
  * gst-launch-1.0 videotestsrc ! cudaconvfilter kernel=custom matrix="<0.0, -1.0, 0.0, -1.0, 5.0, -1.0, 0.0, -1.0, 0.0>" ! videoconvert ! autovideosink
  * ]| A 3x3 sharpening mask (its weights sum to 1, so divisor=0 divides by 1).
+ * |[
+ * gst-launch-1.0 filesrc location=clip.mp4 ! qtdemux ! h264parse ! nvh264dec ! cudaconvfilter kernel=sharpen radius=2 ! cudadownload ! videoconvert ! autovideosink
+ * ]| Decoded frames stay in GPU memory (memory:CUDAMemory) through the
+ * filter: no copy over PCIe until cudadownload.
+ *
+ * ## Memory
+ * With the GPU backend, frames in system memory are uploaded, filtered and
+ * downloaded in overlapping stripes.  The element offers upstream a pool
+ * of pinned (page-locked) system memory, which crosses PCIe about four
+ * times faster than ordinary memory, and takes its own output buffers from
+ * a pinned pool too unless downstream offers a pool of its own kind or
+ * memory of its own allocator.  Frames already on the GPU
+ * (`video/x-raw(memory:CUDAMemory)`, e.g. from nvh264dec or cudaupload) are
+ * filtered where they are; either pad may also be in the other memory, so
+ * the element can stand in for an upload or a download.  It shares the
+ * pipeline's CUDA context with nvcodec's elements
+ * (#GstCudaConvFilter:cuda-device-id picks the device when there is a
+ * choice).  CUDA memory is offered only when a GPU is usable and the
+ * plugin was built with libgstcuda.  GStreamer 1.22 cannot hold GRAY8,
+ * GRAY16_LE, AYUV, xRGB or xBGR frames in CUDA memory, so those are offered
+ * in system memory only; it overlaps the chroma planes of I420, YV12 and
+ * I420_10LE frames of odd height, which the element refuses with an error
+ * that says so.
  *
  * ## Choosing values
  * The radius sets the footprint (2 radius + 1 pixels across) and the cost of
@@ -74,6 +97,7 @@
 #include "gstcudaconvfilter.h"
 #include "gstcudaconvenums.h"
 #include "gstcudaconvgpu.h"
+#include "gstcudaconvmemory.h"
 #include "gstcudaconvplanes.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_conv_filter_debug);
@@ -99,10 +123,19 @@ struct _GstCudaConvFilter
   gboolean settings_changed;    /* since the plans were built */
   gboolean started;             /* between start and stop */
 
+  /* GPU state and the pipeline's CUDA context, from init to finalize */
+  GstCudaConvGpu *gpu;
+  /* an IDENTITY plan: copies and fills of planes in GPU memory */
+  CudaConvPlan *identity;
+
   /* from start to stop */
-  GstCudaConvGpu *gpu;          /* NULL: the CPU backend runs */
+  gboolean use_gpu;             /* FALSE: the CPU backend runs */
+  gint device_id;               /* cuda-device-id at start */
   gint n_threads;
 
+  /* streaming thread: the memories of the negotiated caps */
+  gboolean in_cuda;
+  gboolean out_cuda;
   /* streaming thread: what each plane of a frame receives */
   gboolean plans_valid;         /* for the current caps and settings */
   gchar *plan_error;            /* why no plans could be built, or NULL */
@@ -117,10 +150,22 @@ static void gst_cuda_conv_filter_set_property (GObject * object,
     guint prop_id, const GValue * value, GParamSpec * pspec);
 static void gst_cuda_conv_filter_get_property (GObject * object,
     guint prop_id, GValue * value, GParamSpec * pspec);
+static void gst_cuda_conv_filter_set_context (GstElement * element,
+    GstContext * context);
 static gboolean gst_cuda_conv_filter_start (GstBaseTransform * trans);
 static gboolean gst_cuda_conv_filter_stop (GstBaseTransform * trans);
+static gboolean gst_cuda_conv_filter_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query);
+static GstCaps *gst_cuda_conv_filter_transform_caps (GstBaseTransform *
+    trans, GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+static gboolean gst_cuda_conv_filter_propose_allocation (GstBaseTransform *
+    trans, GstQuery * decide_query, GstQuery * query);
+static gboolean gst_cuda_conv_filter_decide_allocation (GstBaseTransform *
+    trans, GstQuery * query);
 static void gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
+static GstFlowReturn gst_cuda_conv_filter_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf);
 static gboolean gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
     GstVideoInfo * out_info);
@@ -161,28 +206,6 @@ enum
 #define BACKEND_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_MUTABLE_READY)
 
-/* 16-bit formats are little-endian only: the samples are read natively */
-#if G_BYTE_ORDER == G_LITTLE_ENDIAN
-#define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, " \
-    "BGR, AYUV, GRAY8, GRAY16_LE, I420, YV12, NV12, NV21, Y42B, Y444, " \
-    "I420_10LE, P010_10LE }"
-#else
-#define CAPS_FORMATS "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR, RGB, " \
-    "BGR, AYUV, GRAY8, I420, YV12, NV12, NV21, Y42B, Y444 }"
-#endif
-
-static GstStaticPadTemplate gst_cuda_conv_filter_sink_template =
-GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)));
-
-static GstStaticPadTemplate gst_cuda_conv_filter_src_template =
-GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (CAPS_FORMATS)));
-
 #define gst_cuda_conv_filter_parent_class parent_class
 G_DEFINE_TYPE (GstCudaConvFilter, gst_cuda_conv_filter, GST_TYPE_VIDEO_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudaconvfilter, "cudaconvfilter", GST_RANK_NONE,
@@ -195,6 +218,7 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
   GstVideoFilterClass *vfilter_class = GST_VIDEO_FILTER_CLASS (klass);
+  GstCaps *caps;
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_conv_filter_debug, "cudaconvfilter", 0,
       "Convolution of raw video on the GPU or the CPU");
@@ -276,24 +300,57 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
       "Blurs, sharpens, finds edges or applies a custom matrix to video, on "
       "an NVIDIA GPU or the CPU", "gst-cudaconv developers");
 
-  gst_element_class_add_static_pad_template (element_class,
-      &gst_cuda_conv_filter_sink_template);
-  gst_element_class_add_static_pad_template (element_class,
-      &gst_cuda_conv_filter_src_template);
+  /* system memory, and CUDA memory when built with libgstcuda */
+  caps = gst_cuda_conv_memory_template_caps ();
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+
+  element_class->set_context =
+      GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_set_context);
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_stop);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_query);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_transform_caps);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_decide_allocation);
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_before_transform);
+  /* GstVideoFilter's transform maps frames without GST_MAP_CUDA */
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_transform);
   trans_class->transform_ip_on_passthrough = FALSE;
 
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_set_info);
+  /* frames in system memory; without it GstVideoFilter works in place */
   vfilter_class->transform_frame =
       GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_transform_frame);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONV_FILTER_KERNEL, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONV_FILTER_BORDER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONV_FILTER_BACKEND, 0);
+}
+
+/* Radius 0: the library's IDENTITY plan, whatever the frame. */
+static CudaConvPlan *
+gst_cuda_conv_filter_identity_plan (void)
+{
+  CudaConvFilterDesc desc;
+  CudaConvPlan *plan;
+  CudaConvError err = { 0, };
+
+  cudaconv_filter_desc_init (&desc, CUDACONV_KIND_GAUSSIAN);
+  desc.radius_x = desc.radius_y = 0;
+  plan = cudaconv_plan_new (&desc, &err);
+  /* cannot happen; the GPU paths report it should it ever */
+  if (plan == NULL)
+    GST_ERROR ("the library gives no identity plan: %s", err.message);
+  return plan;
 }
 
 static void
@@ -310,6 +367,8 @@ gst_cuda_conv_filter_init (GstCudaConvFilter * self)
   self->backend = DEFAULT_BACKEND;
   self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
   self->settings_changed = TRUE;
+  self->gpu = gst_cuda_conv_gpu_new (GST_ELEMENT (self));
+  self->identity = gst_cuda_conv_filter_identity_plan ();
 }
 
 static void
@@ -332,7 +391,8 @@ gst_cuda_conv_filter_finalize (GObject * object)
   GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (object);
 
   gst_cuda_conv_filter_free_plans (self);
-  gst_cuda_conv_gpu_close (self->gpu);
+  gst_cuda_conv_gpu_free (self->gpu);
+  cudaconv_plan_free (self->identity);
   g_free (self->matrix);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -587,7 +647,7 @@ gst_cuda_conv_filter_announce_backend (GstCudaConvFilter * self,
 {
   GstStructure *s;
 
-  if (self->gpu != NULL) {
+  if (self->use_gpu) {
     GST_INFO_OBJECT (self, "filtering on GPU %d (%s): %s",
         gst_cuda_conv_gpu_device (self->gpu),
         gst_cuda_conv_gpu_device_name (self->gpu), reason);
@@ -635,22 +695,26 @@ gst_cuda_conv_filter_start (GstBaseTransform * trans)
   }
 
   self->n_threads = (gint) g_get_num_processors ();
+  self->device_id = device_id;
+  self->use_gpu = FALSE;
   if (backend == GST_CUDA_CONV_FILTER_BACKEND_CPU) {
     reason = g_strdup ("backend=cpu was asked for");
   } else {
-    self->gpu = gst_cuda_conv_gpu_open (device_id, &err);
-    if (self->gpu == NULL && backend == GST_CUDA_CONV_FILTER_BACKEND_CUDA) {
+    self->use_gpu = gst_cuda_conv_gpu_open (self->gpu, device_id, &err);
+    if (!self->use_gpu && backend == GST_CUDA_CONV_FILTER_BACKEND_CUDA) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
           ("backend=cuda, but no GPU is usable: %s", err.message),
           ("cuda-device-id=%d", device_id));
       return FALSE;
     }
-    if (self->gpu == NULL)
+    if (!self->use_gpu)
       reason = g_strdup_printf ("backend=auto found no usable GPU: %s",
           err.message);
     else
-      reason = g_strdup_printf ("backend=%s found a usable GPU",
-          backend == GST_CUDA_CONV_FILTER_BACKEND_CUDA ? "cuda" : "auto");
+      reason = g_strdup_printf ("backend=%s found a usable GPU%s",
+          backend == GST_CUDA_CONV_FILTER_BACKEND_CUDA ? "cuda" : "auto",
+          gst_cuda_conv_gpu_cuda_memory_usable (self->gpu) ?
+          " and shares the pipeline's CUDA context" : "");
   }
   gst_cuda_conv_filter_announce_backend (self, reason);
   g_free (reason);
@@ -669,11 +733,93 @@ gst_cuda_conv_filter_stop (GstBaseTransform * trans)
 
   gst_cuda_conv_filter_free_plans (self);
   gst_cuda_conv_gpu_close (self->gpu);
-  self->gpu = NULL;
+  self->use_gpu = FALSE;
   GST_OBJECT_LOCK (self);
   self->started = FALSE;
   GST_OBJECT_UNLOCK (self);
   return TRUE;
+}
+
+/* ------------------------------------------- contexts, caps, allocation */
+
+static void
+gst_cuda_conv_filter_set_context (GstElement * element, GstContext * context)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (element);
+  gint device_id;
+
+  GST_OBJECT_LOCK (self);
+  device_id = self->cuda_device_id;
+  GST_OBJECT_UNLOCK (self);
+  gst_cuda_conv_gpu_set_context (self->gpu, context, device_id);
+
+  GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
+}
+
+static gboolean
+gst_cuda_conv_filter_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+
+  /* the pipeline's CUDA context, for neighbours on either side */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
+      gst_cuda_conv_gpu_handle_context_query (self->gpu, query))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
+      query);
+}
+
+/* CUDA memory needs the GPU backend: before start, whether it can run;
+ * after, whether it does and shares a CUDA context. */
+static gboolean
+gst_cuda_conv_filter_cuda_memory_usable (GstCudaConvFilter * self)
+{
+  gboolean started, cpu;
+
+  GST_OBJECT_LOCK (self);
+  started = self->started;
+  cpu = self->backend == GST_CUDA_CONV_FILTER_BACKEND_CPU;
+  GST_OBJECT_UNLOCK (self);
+  if (started ? !self->use_gpu : cpu)
+    return FALSE;
+  return gst_cuda_conv_gpu_cuda_memory_usable (self->gpu);
+}
+
+static GstCaps *
+gst_cuda_conv_filter_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+
+  return gst_cuda_conv_memory_transform_caps (caps,
+      gst_cuda_conv_filter_cuda_memory_usable (self), filter);
+}
+
+static gboolean
+gst_cuda_conv_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+
+  /* in passthrough (no decide_query) downstream has answered already */
+  if (decide_query != NULL && self->use_gpu &&
+      gst_cuda_conv_memory_propose (self->gpu, query))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+      decide_query, query);
+}
+
+static gboolean
+gst_cuda_conv_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+
+  if (self->use_gpu && gst_cuda_conv_memory_decide (self->gpu, query))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
 }
 
 /* ------------------------------------------------------------- per frame */
@@ -685,6 +831,7 @@ gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (vfilter);
   GstCudaConvSettings any = { 0, };
   GstCudaConvPlane planes[GST_VIDEO_MAX_PLANES];
+  const gchar *problem;
   GError *error = NULL;
   guint n_planes;
 
@@ -703,8 +850,22 @@ gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
     return FALSE;
   }
 
-  GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT ", %u planes", incaps,
-      n_planes);
+  self->in_cuda = gst_cuda_conv_memory_caps_are_cuda (incaps);
+  self->out_cuda = gst_cuda_conv_memory_caps_are_cuda (outcaps);
+  if ((self->in_cuda || self->out_cuda) && !self->use_gpu) {
+    GST_ERROR_OBJECT (self, "CUDA memory without the GPU backend");
+    return FALSE;
+  }
+  problem = gst_cuda_conv_memory_caps_problem (self->in_cuda ? incaps :
+      outcaps);
+  if (problem != NULL) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", problem),
+        ("caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT, incaps, outcaps));
+    return FALSE;
+  }
+
+  GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT
+      ", %u planes", incaps, outcaps, n_planes);
   self->plans_valid = FALSE;
   return TRUE;
 }
@@ -764,10 +925,13 @@ gst_cuda_conv_filter_update (GstCudaConvFilter * self)
   self->plans_valid = TRUE;
 
   if (self->plan_error != NULL) {
-    /* transform_frame reports it */
+    /* transform reports it */
     GST_WARNING_OBJECT (self, "cannot filter: %s", self->plan_error);
     passthrough = FALSE;
   }
+  /* between memories there is always a transfer to do */
+  if (self->in_cuda != self->out_cuda)
+    passthrough = FALSE;
   if (passthrough != gst_base_transform_is_passthrough (trans)) {
     GST_DEBUG_OBJECT (self, "passthrough %d", passthrough);
     gst_base_transform_set_passthrough (trans, passthrough);
@@ -789,35 +953,62 @@ gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
     gst_object_sync_values (GST_OBJECT (self), stream_time);
 
   gst_cuda_conv_filter_update (self);
+
+  /* the input's CUDA memory lives in another context: use that one, and
+   * renegotiate the output pool in it */
+  if (self->use_gpu && gst_cuda_conv_gpu_adopt_context (self->gpu, buffer,
+          self->device_id))
+    gst_base_transform_reconfigure_src (trans);
 }
 
+/* Reports a failed plane and returns GST_FLOW_ERROR. */
 static GstFlowReturn
-gst_cuda_conv_filter_transform_frame (GstVideoFilter * vfilter,
+gst_cuda_conv_filter_failed (GstCudaConvFilter * self, guint p,
+    const CudaConvImage * src, const CudaConvImage * dst,
+    const CudaConvError * err)
+{
+  GST_ELEMENT_ERROR (self, STREAM, FAILED,
+      ("Filtering failed on the %s: %s", self->use_gpu ? "GPU" : "CPU",
+          err->message),
+      ("plane %u: %dx%d, %d channels, stride %" G_GSIZE_FORMAT " in, %"
+          G_GSIZE_FORMAT " out", p, src->width, src->height, src->channels,
+          src->stride, dst->stride));
+  return GST_FLOW_ERROR;
+}
+
+/* The views of plane p of both frames; FALSE after an error message. */
+static gboolean
+gst_cuda_conv_filter_plane_images (GstCudaConvFilter * self, guint p,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame, CudaConvImage * src,
+    CudaConvImage * dst)
+{
+  GError *error = NULL;
+
+  if (!gst_cuda_conv_plane_image (&self->planes[p], in_frame, p, src, &error)
+      || !gst_cuda_conv_plane_image (&self->planes[p], out_frame, p, dst,
+          &error)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error->message), (NULL));
+    g_clear_error (&error);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Both frames in system memory, on the CPU backend. */
+static GstFlowReturn
+gst_cuda_conv_filter_frame_cpu (GstCudaConvFilter * self,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
 {
-  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (vfilter);
   guint p;
-
-  if (self->plan_error != NULL) {
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("Cannot filter: %s", self->plan_error), (NULL));
-    return GST_FLOW_ERROR;
-  }
 
   for (p = 0; p < self->n_planes; p++) {
     const GstCudaConvPlane *plane = &self->planes[p];
     CudaConvImage src, dst;
     CudaConvError err = { 0, };
-    CudaConvStatus status;
-    GError *error = NULL;
 
-    if (!gst_cuda_conv_plane_image (plane, in_frame, p, &src, &error) ||
-        !gst_cuda_conv_plane_image (plane, out_frame, p, &dst, &error)) {
-      GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error->message), (NULL));
-      g_clear_error (&error);
+    if (!gst_cuda_conv_filter_plane_images (self, p, in_frame, out_frame,
+            &src, &dst))
       return GST_FLOW_ERROR;
-    }
-
     switch (self->jobs[p]) {
       case GST_CUDA_CONV_PLANE_COPY:
         gst_cuda_conv_plane_copy (&src, &dst);
@@ -826,23 +1017,146 @@ gst_cuda_conv_filter_transform_frame (GstVideoFilter * vfilter,
         gst_cuda_conv_plane_fill (&dst, &plane->map);
         break;
       case GST_CUDA_CONV_PLANE_RUN:
-        if (self->gpu != NULL)
-          status = gst_cuda_conv_gpu_run_host (self->gpu, self->plans[p],
-              &src, &dst, &plane->map, &err);
-        else
-          status = cudaconv_cpu_run (self->plans[p], &src, &dst, &plane->map,
-              self->n_threads, &err);
-        if (status != CUDACONV_OK) {
-          GST_ELEMENT_ERROR (self, STREAM, FAILED,
-              ("Filtering failed on the %s: %s",
-                  self->gpu != NULL ? "GPU" : "CPU", err.message),
-              ("plane %u: %dx%d, %d channels, stride %" G_GSIZE_FORMAT
-                  " in, %" G_GSIZE_FORMAT " out", p, src.width, src.height,
-                  src.channels, src.stride, dst.stride));
-          return GST_FLOW_ERROR;
-        }
+        if (cudaconv_cpu_run (self->plans[p], &src, &dst, &plane->map,
+                self->n_threads, &err) != CUDACONV_OK)
+          return gst_cuda_conv_filter_failed (self, p, &src, &dst, &err);
         break;
     }
   }
   return GST_FLOW_OK;
+}
+
+/* Any mix of memories on the GPU backend.  Planes that are copied or
+ * filled go through the library too when either side is GPU memory;
+ * between two system memories the CPU does them (no PCIe crossing). */
+static GstFlowReturn
+gst_cuda_conv_filter_frame_gpu (GstCudaConvFilter * self,
+    GstVideoFrame * in_frame, CudaConvMemory in_memory,
+    GstVideoFrame * out_frame, CudaConvMemory out_memory)
+{
+  gboolean on_host = in_memory == CUDACONV_MEMORY_HOST &&
+      out_memory == CUDACONV_MEMORY_HOST;
+  gboolean queued = FALSE;
+  GstFlowReturn ret = GST_FLOW_OK;
+  CudaConvError err = { 0, };
+  guint p;
+
+  if (!gst_cuda_conv_gpu_begin (self->gpu, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("%s", err.message), (NULL));
+    return GST_FLOW_ERROR;
+  }
+
+  for (p = 0; p < self->n_planes && ret == GST_FLOW_OK; p++) {
+    const GstCudaConvPlane *plane = &self->planes[p];
+    const CudaConvChannelMap *map = &plane->map;
+    const CudaConvPlan *plan = self->plans[p];
+    CudaConvImage src, dst;
+
+    if (!gst_cuda_conv_filter_plane_images (self, p, in_frame, out_frame,
+            &src, &dst)) {
+      ret = GST_FLOW_ERROR;
+      break;
+    }
+    if (self->jobs[p] == GST_CUDA_CONV_PLANE_COPY && on_host) {
+      gst_cuda_conv_plane_copy (&src, &dst);
+      continue;
+    }
+    if (self->jobs[p] == GST_CUDA_CONV_PLANE_FILL && on_host) {
+      gst_cuda_conv_plane_fill (&dst, map);
+      continue;
+    }
+    if (self->jobs[p] != GST_CUDA_CONV_PLANE_RUN) {
+      /* the identity copies, and writes the fill of a filled plane */
+      plan = self->identity;
+      map = self->jobs[p] == GST_CUDA_CONV_PLANE_COPY ? NULL : map;
+      if (plan == NULL) {
+        cudaconv_error_set (&err, CUDACONV_ERROR_INVALID, "no identity plan");
+        ret = gst_cuda_conv_filter_failed (self, p, &src, &dst, &err);
+        break;
+      }
+    }
+    if (gst_cuda_conv_gpu_run (self->gpu, plan, &src, in_memory, &dst,
+            out_memory, map, &err) != CUDACONV_OK)
+      ret = gst_cuda_conv_filter_failed (self, p, &src, &dst, &err);
+    queued |= !on_host && in_memory == out_memory;
+  }
+
+  /* nothing may still be writing when the buffers go (also after an
+   * error: the queued planes use them) */
+  if (queued && gst_cuda_conv_gpu_finish (self->gpu, &err) != CUDACONV_OK &&
+      ret == GST_FLOW_OK) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Filtering failed on the GPU: %s", err.message), (NULL));
+    ret = GST_FLOW_ERROR;
+  }
+  gst_cuda_conv_gpu_end (self->gpu);
+  return ret;
+}
+
+/* Both frames mapped in system memory (through GstVideoFilter). */
+static GstFlowReturn
+gst_cuda_conv_filter_transform_frame (GstVideoFilter * vfilter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (vfilter);
+
+  if (self->use_gpu)
+    return gst_cuda_conv_filter_frame_gpu (self, in_frame,
+        CUDACONV_MEMORY_HOST, out_frame, CUDACONV_MEMORY_HOST);
+  return gst_cuda_conv_filter_frame_cpu (self, in_frame, out_frame);
+}
+
+static GstFlowReturn
+gst_cuda_conv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+  GstVideoFilter *vfilter = GST_VIDEO_FILTER (trans);
+  CudaConvMemory in_memory = CUDACONV_MEMORY_HOST;
+  CudaConvMemory out_memory = CUDACONV_MEMORY_HOST;
+  GstVideoFrame in_frame, out_frame;
+  GstFlowReturn ret;
+
+  if (!vfilter->negotiated) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("a buffer came before the caps"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (self->plan_error != NULL) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("Cannot filter: %s", self->plan_error), (NULL));
+    return GST_FLOW_ERROR;
+  }
+
+  if (self->use_gpu) {
+    in_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, inbuf);
+    out_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, outbuf);
+  }
+  if (in_memory == CUDACONV_MEMORY_HOST && out_memory == CUDACONV_MEMORY_HOST)
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->transform (trans, inbuf,
+        outbuf);
+
+  /* GST_MAP_CUDA gives device pointers; without it CUDA memory maps to a
+   * host copy (memory of a context the backend is not bound to) */
+  if (!gst_video_frame_map (&in_frame, &vfilter->in_info, inbuf,
+          GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF |
+          gst_cuda_conv_gpu_map_flags (in_memory))) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+        ("cannot map the input frame for reading"));
+    return GST_FLOW_ERROR;
+  }
+  if (!gst_video_frame_map (&out_frame, &vfilter->out_info, outbuf,
+          GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF |
+          gst_cuda_conv_gpu_map_flags (out_memory))) {
+    gst_video_frame_unmap (&in_frame);
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+        ("cannot map the output frame for writing"));
+    return GST_FLOW_ERROR;
+  }
+
+  ret = gst_cuda_conv_filter_frame_gpu (self, &in_frame, in_memory,
+      &out_frame, out_memory);
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
+  return ret;
 }

@@ -12,10 +12,17 @@
  * Library General Public License for more details.
  */
 
-/* Everything the element does with a GPU goes through here, so the
- * GstCudaContext sharing, pinned memory and CUDA-memory paths of later
- * issues have one home.  Today: the library's own device state (its
- * primary context) and frames in system memory. */
+/* Everything the element does with a GPU goes through here: the library's
+ * GPU backend, and (when built with libgstcuda) the pipeline's shared
+ * GstCudaContext, CUDA memory and CUDA buffer pools.  The element itself
+ * sees no CUDA type.
+ *
+ * Contexts: the element owns one GstCudaConvGpu from init to finalize.
+ * set_context and context queries may come at any time; gst_cuda_conv_gpu
+ * _open (start) takes the pipeline's GstCudaContext (or makes one) and
+ * binds the backend to it; _close (stop) drops both.  A buffer whose CUDA
+ * memory belongs to another context makes the element adopt that context
+ * (when cuda-device-id allows), as nvcodec's elements do. */
 
 #ifndef __GST_CUDA_CONV_GPU_H__
 #define __GST_CUDA_CONV_GPU_H__
@@ -26,21 +33,77 @@
 
 G_BEGIN_DECLS
 
+/* The caps feature of frames in GPU memory (libgstcuda's name). */
+#define GST_CUDA_CONV_CAPS_FEATURE_CUDA_MEMORY "memory:CUDAMemory"
+
 typedef struct _GstCudaConvGpu GstCudaConvGpu;
 
-/* Opens device_id (-1: any).  NULL with err set (the library's reason,
- * e.g. the CUDA error text or "built without CUDA") when no usable GPU. */
-GstCudaConvGpu *gst_cuda_conv_gpu_open (gint device_id, CudaConvError * err);
-void gst_cuda_conv_gpu_close (GstCudaConvGpu * gpu);
+GstCudaConvGpu *gst_cuda_conv_gpu_new (GstElement * element);
+void gst_cuda_conv_gpu_free (GstCudaConvGpu * gpu);
 
-gint gst_cuda_conv_gpu_device (const GstCudaConvGpu * gpu);
-const gchar *gst_cuda_conv_gpu_device_name (const GstCudaConvGpu * gpu);
-
-/* Filters one plane in system memory; returns when dst holds the result. */
-CudaConvStatus gst_cuda_conv_gpu_run_host (GstCudaConvGpu * gpu,
-    const CudaConvPlan * plan, const CudaConvImage * src,
-    const CudaConvImage * dst, const CudaConvChannelMap * map,
+/* Opens the backend on device_id (-1: the pipeline's context, or device
+ * 0).  FALSE with err set (the library's reason, e.g. the CUDA error text
+ * or "built without CUDA") when no GPU is usable. */
+gboolean gst_cuda_conv_gpu_open (GstCudaConvGpu * gpu, gint device_id,
     CudaConvError * err);
+/* Frees the backend and drops the context; does nothing when closed. */
+void gst_cuda_conv_gpu_close (GstCudaConvGpu * gpu);
+gboolean gst_cuda_conv_gpu_is_open (GstCudaConvGpu * gpu);
+
+gint gst_cuda_conv_gpu_device (GstCudaConvGpu * gpu);
+const gchar *gst_cuda_conv_gpu_device_name (GstCudaConvGpu * gpu);
+
+/* Whether frames in CUDA memory can be filtered: when open, whether the
+ * backend shares a GstCudaContext; when closed, whether libgstcuda and a
+ * GPU are there at all (so caps can be answered before start). */
+gboolean gst_cuda_conv_gpu_cuda_memory_usable (GstCudaConvGpu * gpu);
+
+/* GstElement::set_context and GST_QUERY_CONTEXT (TRUE: answered). */
+void gst_cuda_conv_gpu_set_context (GstCudaConvGpu * gpu,
+    GstContext * context, gint device_id);
+gboolean gst_cuda_conv_gpu_handle_context_query (GstCudaConvGpu * gpu,
+    GstQuery * query);
+
+/* When buffer holds CUDA memory of another context that device_id allows,
+ * rebinds the backend to that context and returns TRUE (the caller then
+ * renegotiates its output pool).  FALSE when nothing changed; a failure to
+ * rebind is logged and leaves the old context. */
+gboolean gst_cuda_conv_gpu_adopt_context (GstCudaConvGpu * gpu,
+    GstBuffer * buffer, gint device_id);
+
+/* Where the frames of buffer can be read or written by the backend:
+ * DEVICE for CUDA memory of the backend's context, HOST otherwise (CUDA
+ * memory of another context is then reached through its host copy). */
+CudaConvMemory gst_cuda_conv_gpu_buffer_memory (GstCudaConvGpu * gpu,
+    GstBuffer * buffer);
+/* The flags to add to a GstVideoFrame map of memory in where. */
+GstMapFlags gst_cuda_conv_gpu_map_flags (CudaConvMemory where);
+
+/* Makes the backend's CUDA context current on the calling thread around a
+ * frame's library calls; every successful begin needs an end. */
+gboolean gst_cuda_conv_gpu_begin (GstCudaConvGpu * gpu, CudaConvError * err);
+void gst_cuda_conv_gpu_end (GstCudaConvGpu * gpu);
+
+/* Filters one plane from src to dst in the given memories.  Device to
+ * device is queued and needs gst_cuda_conv_gpu_finish before the output
+ * is used; every other mix returns when dst holds the result. */
+CudaConvStatus gst_cuda_conv_gpu_run (GstCudaConvGpu * gpu,
+    const CudaConvPlan * plan, const CudaConvImage * src,
+    CudaConvMemory src_memory, const CudaConvImage * dst,
+    CudaConvMemory dst_memory, const CudaConvChannelMap * map,
+    CudaConvError * err);
+/* Waits until everything queued by gst_cuda_conv_gpu_run is done: 1.22's
+ * CUDA memory carries no stream to wait on downstream. */
+CudaConvStatus gst_cuda_conv_gpu_finish (GstCudaConvGpu * gpu,
+    CudaConvError * err);
+
+/* A GstCudaBufferPool of the backend's context for caps, or NULL (no
+ * context, or the pool refused caps). */
+GstBufferPool *gst_cuda_conv_gpu_cuda_pool_new (GstCudaConvGpu * gpu,
+    GstCaps * caps, guint min_buffers, guint max_buffers);
+/* Whether pool hands out CUDA memory of the backend's context. */
+gboolean gst_cuda_conv_gpu_is_own_cuda_pool (GstCudaConvGpu * gpu,
+    GstBufferPool * pool);
 
 G_END_DECLS
 

@@ -13,9 +13,12 @@
 #      memcheck (with leak checking), racecheck and initcheck;
 #   3. the element tests of build-gpu/tests/element, if any, with
 #      CUDACONV_TEST_BACKEND=cuda;
-#   4. build-gpu/tests/bench/cudaconv-bench --json $OUT/bench.json.
+#   4. build-gpu/tests/bench/bench-element --json $OUT/bench-element.json
+#      (the element in pipelines: transfers, CUDA memory, GStreamer's round
+#      trip and CPU blur beside it);
+#   5. build-gpu/tests/bench/cudaconv-bench --json $OUT/bench.json.
 # Logs go to $OUT/logs, a summary to $OUT/summary.txt; the summary table and
-# the benchmark table are printed last.  Exits 1 when any step did not pass
+# the benchmarks' tables are printed last.  Exits 1 when any step did not pass
 # (a test that skips, exit 77, counts: a GPU was expected here), 0 otherwise.
 # The whole run stays within about 9 minutes: each step gets at most its own
 # limit and never eats the time reserved for the steps after it.
@@ -32,6 +35,8 @@ ELEMENT_MAX_S=90               # one element test program
 BENCH_MAX_S=270                # the benchmark
 BENCH_RESERVE_S=200            # kept free for the benchmark until it runs
 ELEMENT_RESERVE_S=60           # kept free for the element tests
+ELEMENT_BENCH_MAX_S=120        # the element benchmark
+ELEMENT_BENCH_RESERVE_S=60     # kept free for it until it runs
 MIN_STEP_S=10                  # less than this left: the step is not run
 SANITIZER_ERROR_EXIT=86        # compute-sanitizer's exit status on findings
 
@@ -156,7 +161,8 @@ for mode in plain memcheck racecheck initcheck; do
     [[ $kind == gpu ]] || continue
     log=$LOGS/$mode-${name//[^A-Za-z0-9_.-]/_}.log
     if [[ $mode == plain ]]; then
-      run_step "gpu: $name" $TEST_MAX_S $((BENCH_RESERVE_S + ELEMENT_RESERVE_S)) \
+      run_step "gpu: $name" $TEST_MAX_S \
+        $((BENCH_RESERVE_S + ELEMENT_BENCH_RESERVE_S + ELEMENT_RESERVE_S)) \
         "$log" "cd $(printf %q "$workdir") && env $env $cmd"
       continue
     fi
@@ -168,7 +174,8 @@ for mode in plain memcheck racecheck initcheck; do
     extra=""
     [[ $mode == memcheck ]] && extra="--leak-check full"
     run_step "$mode: $name" $SANITIZER_MAX_S \
-      $((BENCH_RESERVE_S + ELEMENT_RESERVE_S)) "$log" \
+      $((BENCH_RESERVE_S + ELEMENT_BENCH_RESERVE_S + ELEMENT_RESERVE_S)) \
+      "$log" \
       "cd $(printf %q "$workdir") && env $env CUDACONV_TEST_QUICK=1 \
         $(printf %q "$sanitizer") --tool $mode $extra \
         --error-exitcode $SANITIZER_ERROR_EXIT $cmd"
@@ -180,11 +187,25 @@ for line in "${tests[@]}"; do
   IFS=$'\t' read -r kind name workdir env cmd <<< "$line"
   [[ $kind == element ]] || continue
   log=$LOGS/element-${name//[^A-Za-z0-9_.-]/_}.log
-  run_step "element: $name" $ELEMENT_MAX_S $BENCH_RESERVE_S "$log" \
+  run_step "element: $name" $ELEMENT_MAX_S \
+    $((BENCH_RESERVE_S + ELEMENT_BENCH_RESERVE_S)) "$log" \
     "cd $(printf %q "$workdir") && env $env CUDACONV_TEST_BACKEND=cuda $cmd"
 done
 
-# 4: the benchmark (its JSON is rewritten after every case, so a timeout
+# 4: the element benchmark
+element_bench=$BUILD/tests/bench/bench-element
+if [[ -x $element_bench ]]; then
+  run_step "bench-element" $ELEMENT_BENCH_MAX_S $BENCH_RESERVE_S \
+    "$LOGS/bench-element.log" \
+    "$(printf %q "$PWD/$element_bench") --json \
+      $(printf %q "$OUT/bench-element.json")"
+else
+  echo "$element_bench was not built (needs CUDA and libgstcuda)" \
+    > "$LOGS/bench-element.log"
+  record "bench-element" "MISSING" 0 "$LOGS/bench-element.log"
+fi
+
+# 5: the benchmark (its JSON is rewritten after every case, so a timeout
 # still leaves the cases done so far)
 bench=$BUILD/tests/bench/cudaconv-bench
 if [[ -x $bench ]]; then
@@ -204,6 +225,13 @@ for i in "${!step_names[@]}"; do
   printf '%-44s %-14s %4ss\n' "${step_names[$i]}" "${step_status[$i]}" \
     "${step_secs[$i]}"
 done
+first=$(grep -n -m1 -E '^device: ' "$LOGS/bench-element.log" 2>/dev/null |
+  cut -d: -f1)
+if [[ -n $first ]]; then
+  echo
+  tail -n "+$first" "$LOGS/bench-element.log" | grep -v '^# exit status' |
+    tee "$OUT/bench-element.txt"
+fi
 first=$(grep -n -m1 -E '^(notes:|device: )' "$LOGS/bench.log" 2>/dev/null |
   cut -d: -f1)
 if [[ -n $first ]]; then

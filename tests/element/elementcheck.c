@@ -100,6 +100,39 @@ ec_params_apply (const EcParams * params, GstElement * element)
   }
 }
 
+void
+ec_params_random (EcParams * p, CudaConvKind kind, gdouble * matrix,
+    TuRng * rng)
+{
+  gint i;
+
+  ec_params_init (p, kind);
+  p->border = tu_rng_int (rng, 0, CUDACONV_BORDER_CONSTANT);
+  switch (kind) {
+    case CUDACONV_KIND_GAUSSIAN:
+    case CUDACONV_KIND_SHARPEN:
+      p->radius = tu_rng_int (rng, 1, 6);
+      p->sigma = tu_rng_int (rng, 0, 1) ? 0 : 0.4 + 3 * tu_rng_double (rng);
+      p->amount = 0.2 + 2 * tu_rng_double (rng);
+      break;
+    case CUDACONV_KIND_BOX:
+      p->radius = tu_rng_int (rng, 1, 7);
+      break;
+    case CUDACONV_KIND_SOBEL:
+    case CUDACONV_KIND_LAPLACIAN:
+      p->scale = 0.2 + 2 * tu_rng_double (rng);
+      break;
+    case CUDACONV_KIND_CUSTOM:
+      p->matrix_side = tu_rng_int (rng, 0, 1) ? 3 : 5;
+      for (i = 0; i < p->matrix_side * p->matrix_side; i++)
+        matrix[i] = tu_rng_int (rng, -3, 5);
+      p->matrix = matrix;
+      p->divisor = tu_rng_int (rng, 0, 1) ? 0 : tu_rng_int (rng, 1, 20);
+      p->offset = tu_rng_int (rng, -20, 40);
+      break;
+  }
+}
+
 gchar *
 ec_params_describe (const EcParams * params)
 {

@@ -75,6 +75,10 @@ void ec_params_init (EcParams * params, CudaConvKind kind);
 /* Sets every filter property of element (the matrix when one is given). */
 void ec_params_apply (const EcParams * params, GstElement * element);
 gchar *ec_params_describe (const EcParams * params);
+/* Random settings of kind that filter (never passthrough); matrix holds up
+ * to 25 entries and backs params->matrix for kind=custom. */
+void ec_params_random (EcParams * params, CudaConvKind kind,
+    gdouble * matrix, TuRng * rng);
 
 /* What plane p of a width x height frame must receive, by design.md. */
 typedef struct

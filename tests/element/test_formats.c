@@ -25,39 +25,6 @@ static const gint sizes[][2] = {
   {17, 9}, {33, 18}, {1, 1}, {2, 3}, {3, 2}, {8, 5}
 };
 
-/* Random settings of kind that filter (no passthrough). */
-static void
-random_params (EcParams * p, CudaConvKind kind, gdouble * matrix)
-{
-  gint i;
-
-  ec_params_init (p, kind);
-  p->border = tu_rng_int (&rng, 0, CUDACONV_BORDER_CONSTANT);
-  switch (kind) {
-    case CUDACONV_KIND_GAUSSIAN:
-    case CUDACONV_KIND_SHARPEN:
-      p->radius = tu_rng_int (&rng, 1, 6);
-      p->sigma = tu_rng_int (&rng, 0, 1) ? 0 : 0.4 + 3 * tu_rng_double (&rng);
-      p->amount = 0.2 + 2 * tu_rng_double (&rng);
-      break;
-    case CUDACONV_KIND_BOX:
-      p->radius = tu_rng_int (&rng, 1, 7);
-      break;
-    case CUDACONV_KIND_SOBEL:
-    case CUDACONV_KIND_LAPLACIAN:
-      p->scale = 0.2 + 2 * tu_rng_double (&rng);
-      break;
-    case CUDACONV_KIND_CUSTOM:
-      p->matrix_side = tu_rng_int (&rng, 0, 1) ? 3 : 5;
-      for (i = 0; i < p->matrix_side * p->matrix_side; i++)
-        matrix[i] = tu_rng_int (&rng, -3, 5);
-      p->matrix = matrix;
-      p->divisor = tu_rng_int (&rng, 0, 1) ? 0 : tu_rng_int (&rng, 1, 20);
-      p->offset = tu_rng_int (&rng, -20, 40);
-      break;
-  }
-}
-
 GST_START_TEST (test_format)
 {
   const EcFormat *format = &ec_formats[__i__];
@@ -70,7 +37,7 @@ GST_START_TEST (test_format)
     GstHarness *h = ec_harness_new (backend, &rng);
     EcParams params;
 
-    random_params (&params, kind, matrix);
+    ec_params_random (&params, kind, matrix, &rng);
     ec_params_apply (&params, h->element);
     for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
       gint width = sizes[s][0], height = sizes[s][1], n;

@@ -1,0 +1,899 @@
+/* gst-cudaconv: cudaconvfilter's throughput in a pipeline, with
+ * GStreamer's own CUDA round trip and CPU blur beside it
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* bench-element: frames per second through `appsrc ! CHAIN ! fakesink
+ * sync=false`, the appsrc pushing a few frames filled once (so the source
+ * costs nothing), timed by the wall clock between the fakesink's
+ * (warm-up)th and (warm-up + frames)th buffer.  For 4K and 1080p RGBA,
+ * gaussian radius 4:
+ *
+ *   pageable   system memory in and out, upstream buffers from malloc
+ *   pinned     system memory, upstream buffers from the pool the element
+ *              proposes (pinned), output from its own pinned pool
+ *   cuda       CUDA memory in and out, frames uploaded once beforehand
+ *   sys->cuda, cuda->sys   the mixed caps (pinned in / pinned out)
+ *   roundtrip  `cudaupload ! video/x-raw(memory:CUDAMemory) ! cudadownload`
+ *              on the same pageable frames: GStreamer's own transfer cost
+ *   lib-host, lib-device   the library alone on the same frames
+ *              (cudaconv_cuda_run_transfer pinned, cudaconv_cuda_run + sync
+ *              on device memory): what the element adds is the difference
+ *
+ * and the CPU `gaussianblur` (gaudieffects) on 1080p AYUV.  Each element
+ * case checks that the filter negotiated the memory it was meant to (no
+ * silent passthrough, no system memory where CUDA memory was asked for).
+ * Not a test: it asserts no timing.  A table is printed last.
+ *
+ *   bench-element [--frames N] [--warmup N] [--case SUBSTRING]
+ *                 [--json FILE] [--list]
+ *
+ * Exit status: 0 every case ran; 1 a case failed; 2 bad options; 77 no
+ * usable GPU. */
+
+#define GST_USE_UNSTABLE_API
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/cuda/gstcudaloader.h>
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudabufferpool.h>
+#include <gst/cuda/gstcudautils.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudaconv.h"
+
+#define EXIT_CASE_FAILED 1
+#define EXIT_USAGE 2
+#define EXIT_SKIP 77
+
+#define DEFAULT_FRAMES 300
+#define MIN_FRAMES 200
+#define DEFAULT_WARMUP 30
+/* distinct frames cycled by appsrc */
+#define N_SOURCE_FRAMES 4
+#define FILTER_CHAIN "cudaconvfilter name=f backend=cuda kernel=gaussian " \
+    "radius=4"
+#define PINNED_MEMORY_TYPE "cudaconv.pinned.memory"
+
+typedef enum
+{
+  SUPPLY_PAGEABLE,              /* gst_buffer_new_allocate */
+  SUPPLY_PINNED,                /* the pool the first element proposes */
+  SUPPLY_CUDA                   /* GstCudaBufferPool, uploaded once */
+} Supply;
+
+typedef enum
+{
+  RUN_PIPELINE,
+  RUN_LIB_HOST,                 /* cudaconv_cuda_run_transfer, pinned */
+  RUN_LIB_DEVICE                /* cudaconv_cuda_run + sync */
+} RunKind;
+
+typedef struct
+{
+  const gchar *name;
+  const gchar *what;            /* the table's description */
+  RunKind kind;
+  const gchar *format;
+  gint width;
+  gint height;
+  Supply supply;
+  const gchar *chain;           /* between appsrc and fakesink */
+  /* what the filter f must have negotiated (-1: no filter named f) */
+  gint in_cuda;
+  gint out_cuda;
+} Case;
+
+#define SIZE_CASES(tag, w, h) \
+  {tag "-pageable", "element, system memory, pageable in", RUN_PIPELINE, \
+      "RGBA", w, h, SUPPLY_PAGEABLE, FILTER_CHAIN, 0, 0}, \
+  {tag "-pinned", "element, system memory, pinned in and out", \
+      RUN_PIPELINE, "RGBA", w, h, SUPPLY_PINNED, FILTER_CHAIN, 0, 0}, \
+  {tag "-cuda", "element, CUDA memory in and out", RUN_PIPELINE, "RGBA", \
+      w, h, SUPPLY_CUDA, FILTER_CHAIN, 1, 1}, \
+  {tag "-sys-to-cuda", "element, pinned in, CUDA memory out", \
+      RUN_PIPELINE, "RGBA", w, h, SUPPLY_PINNED, \
+      FILTER_CHAIN " ! video/x-raw(memory:CUDAMemory)", 0, 1}, \
+  {tag "-cuda-to-sys", "element, CUDA memory in, pinned out", \
+      RUN_PIPELINE, "RGBA", w, h, SUPPLY_CUDA, \
+      FILTER_CHAIN " ! video/x-raw", 1, 0}, \
+  {tag "-roundtrip", "cudaupload ! cudadownload, pageable in", \
+      RUN_PIPELINE, "RGBA", w, h, SUPPLY_PAGEABLE, \
+      "cudaupload ! video/x-raw(memory:CUDAMemory) ! cudadownload", -1, -1}, \
+  {tag "-lib-host", "library alone, pinned host to host", RUN_LIB_HOST, \
+      "RGBA", w, h, SUPPLY_PINNED, NULL, -1, -1}, \
+  {tag "-lib-device", "library alone, device, run + sync", RUN_LIB_DEVICE, \
+      "RGBA", w, h, SUPPLY_CUDA, NULL, -1, -1}
+
+static const Case cases[] = {
+  SIZE_CASES ("4k", 3840, 2160),
+  SIZE_CASES ("1080p", 1920, 1080),
+  {"1080p-ayuv-gaussianblur", "gaussianblur (CPU, gaudieffects), AYUV",
+        RUN_PIPELINE, "AYUV", 1920, 1080, SUPPLY_PAGEABLE, "gaussianblur", -1,
+      -1},
+};
+
+typedef struct
+{
+  gboolean ok;
+  gchar *error;
+  guint frames;
+  gdouble seconds;
+  gdouble fps;
+  gdouble ms_per_frame;
+} Result;
+
+typedef struct
+{
+  guint frames;
+  guint warmup;
+  const gchar *json;
+  const gchar *filters[16];
+  guint n_filters;
+  gboolean list;
+} Options;
+
+/* ----------------------------------------------------------- source frames */
+
+static GstCudaContext *cuda_context;
+
+static GstCaps *
+case_caps (const Case * c, gboolean cuda)
+{
+  GstCaps *caps = gst_caps_new_simple ("video/x-raw",
+      "format", G_TYPE_STRING, c->format, "width", G_TYPE_INT, c->width,
+      "height", G_TYPE_INT, c->height, "framerate", GST_TYPE_FRACTION, 0, 1,
+      NULL);
+
+  if (cuda)
+    gst_caps_set_features (caps, 0,
+        gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
+  return caps;
+}
+
+/* Random bytes into every plane of buffer (frames differ from each
+ * other, so no cache keeps a result). */
+static gboolean
+fill_random (GstBuffer * buffer, const GstVideoInfo * info, guint64 seed)
+{
+  GstVideoFrame frame;
+  guint p;
+
+  if (!gst_video_frame_map (&frame, info, buffer, GST_MAP_WRITE))
+    return FALSE;
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++) {
+    guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (&frame, p);
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p);
+    gint rows = GST_VIDEO_FRAME_COMP_HEIGHT (&frame, p);
+    gint y;
+    gsize x;
+
+    for (y = 0; y < rows; y++) {
+      guint64 *row = (guint64 *) (data + (gsize) y * stride);
+
+      for (x = 0; x < (gsize) stride / 8; x++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        row[x] = seed;
+      }
+    }
+  }
+  gst_video_frame_unmap (&frame);
+  return TRUE;
+}
+
+static gboolean
+make_pageable (const Case * c, GstBuffer ** frames, gchar ** error)
+{
+  GstVideoInfo info;
+  guint i;
+
+  gst_video_info_set_format (&info, gst_video_format_from_string (c->format),
+      c->width, c->height);
+  for (i = 0; i < N_SOURCE_FRAMES; i++) {
+    frames[i] = gst_buffer_new_allocate (NULL, info.size, NULL);
+    if (!fill_random (frames[i], &info, 0x9e3779b97f4a7c15ull * (i + 1))) {
+      *error = g_strdup ("cannot map a source frame");
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* Frames from pool (activated here), filled. */
+static gboolean
+fill_from_pool (const Case * c, GstBufferPool * pool, GstBuffer ** frames,
+    gchar ** error)
+{
+  GstVideoInfo info;
+  guint i;
+
+  gst_video_info_set_format (&info, gst_video_format_from_string (c->format),
+      c->width, c->height);
+  if (!gst_buffer_pool_set_active (pool, TRUE)) {
+    *error = g_strdup ("cannot activate the pool");
+    return FALSE;
+  }
+  for (i = 0; i < N_SOURCE_FRAMES; i++) {
+    GstFlowReturn flow = gst_buffer_pool_acquire_buffer (pool, &frames[i],
+        NULL);
+
+    if (flow != GST_FLOW_OK) {
+      *error = g_strdup ("cannot take a buffer from the pool");
+      return FALSE;
+    }
+    if (!fill_random (frames[i], &info, 0x9e3779b97f4a7c15ull * (i + 1))) {
+      *error = g_strdup ("cannot map a pool frame");
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* CUDA frames of the shared context, uploaded once. */
+static gboolean
+make_cuda (const Case * c, GstBuffer ** frames, gchar ** error)
+{
+  GstCaps *caps = case_caps (c, TRUE);
+  GstBufferPool *pool = gst_cuda_buffer_pool_new (cuda_context);
+  GstStructure *config = gst_buffer_pool_get_config (pool);
+  GstVideoInfo info;
+  gboolean ok;
+  guint i;
+
+  gst_video_info_from_caps (&info, caps);
+  gst_buffer_pool_config_set_params (config, caps, info.size, 0, 0);
+  gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
+  gst_caps_unref (caps);
+  ok = gst_buffer_pool_set_config (pool, config);
+  if (!ok)
+    *error = g_strdup ("the CUDA pool refused its config");
+  else
+    ok = fill_from_pool (c, pool, frames, error);
+  /* the first GST_MAP_CUDA map uploads what the host map wrote */
+  for (i = 0; ok && i < N_SOURCE_FRAMES; i++) {
+    GstMapInfo map;
+
+    ok = gst_buffer_map (frames[i], &map, GST_MAP_READ | GST_MAP_CUDA);
+    if (ok)
+      gst_buffer_unmap (frames[i], &map);
+    else
+      *error = g_strdup ("cannot upload a source frame");
+  }
+  gst_object_unref (pool);
+  return ok;
+}
+
+/* Pinned frames straight from the library, without video meta. */
+static gboolean
+make_host_pinned (const Case * c, GstBuffer ** frames, gchar ** error)
+{
+  CudaConvError err = { 0, };
+  GstVideoInfo info;
+  guint i;
+
+  gst_video_info_set_format (&info, gst_video_format_from_string (c->format),
+      c->width, c->height);
+  for (i = 0; i < N_SOURCE_FRAMES; i++) {
+    gpointer data = cudaconv_cuda_host_alloc (info.size, &err);
+
+    if (data == NULL) {
+      *error = g_strdup (err.message);
+      return FALSE;
+    }
+    frames[i] = gst_buffer_new_wrapped_full (0, data, info.size, 0,
+        info.size, data, cudaconv_cuda_host_free);
+    if (!fill_random (frames[i], &info, 0x9e3779b97f4a7c15ull * (i + 1))) {
+      *error = g_strdup ("cannot map a pinned frame");
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* The pool pad's peer proposes for caps, filled. */
+static gboolean
+make_pinned (const Case * c, GstPad * pad, GstBuffer ** frames, gchar ** error)
+{
+  GstCaps *caps = case_caps (c, FALSE);
+  GstQuery *query = gst_query_new_allocation (caps, TRUE);
+  GstBufferPool *pool = NULL;
+  gboolean ok;
+  guint i;
+
+  gst_caps_unref (caps);
+  if (!gst_pad_peer_query (pad, query) ||
+      gst_query_get_n_allocation_pools (query) == 0) {
+    gst_query_unref (query);
+    *error = g_strdup ("the element proposed no pool");
+    return FALSE;
+  }
+  gst_query_parse_nth_allocation_pool (query, 0, &pool, NULL, NULL, NULL);
+  gst_query_unref (query);
+  ok = pool != NULL && fill_from_pool (c, pool, frames, error);
+  for (i = 0; ok && i < N_SOURCE_FRAMES; i++) {
+    if (!gst_memory_is_type (gst_buffer_peek_memory (frames[i], 0),
+            PINNED_MEMORY_TYPE)) {
+      *error = g_strdup ("the proposed pool's buffers are not pinned");
+      ok = FALSE;
+    }
+  }
+  if (pool != NULL)
+    gst_object_unref (pool);
+  return ok;
+}
+
+static void
+free_frames (GstBuffer ** frames)
+{
+  guint i;
+
+  for (i = 0; i < N_SOURCE_FRAMES; i++)
+    gst_clear_buffer (&frames[i]);
+}
+
+/* ------------------------------------------------------------ pipelines */
+
+typedef struct
+{
+  gint count;
+  guint start_at;               /* the warm-up */
+  guint stop_at;                /* warm-up + frames */
+  gint64 t_start;
+  gint64 t_stop;
+} Clock;
+
+static GstPadProbeReturn
+count_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Clock *clock = user_data;
+
+  g_atomic_int_inc (&clock->count);
+  if (clock->count == (gint) clock->start_at)
+    clock->t_start = g_get_monotonic_time ();
+  else if (clock->count == (gint) clock->stop_at)
+    clock->t_stop = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+/* The first error on bus, if any, as text. */
+static gchar *
+bus_error (GstBus * bus, GstClockTime timeout)
+{
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, timeout,
+      GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *debug = NULL, *text;
+
+  if (msg == NULL)
+    return NULL;
+  gst_message_parse_error (msg, &err, &debug);
+  text = g_strdup_printf ("%s (%s)", err->message, GST_STR_NULL (debug));
+  g_error_free (err);
+  g_free (debug);
+  gst_message_unref (msg);
+  return text;
+}
+
+static gboolean
+pad_is_cuda (GstElement * element, const gchar * name)
+{
+  GstPad *pad = gst_element_get_static_pad (element, name);
+  GstCaps *caps = gst_pad_get_current_caps (pad);
+  gboolean cuda = caps != NULL && gst_caps_features_contains
+      (gst_caps_get_features (caps, 0), GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY);
+
+  if (caps != NULL)
+    gst_caps_unref (caps);
+  gst_object_unref (pad);
+  return cuda;
+}
+
+static gboolean
+push (GstElement * src, GstBuffer * buffer)
+{
+  GstFlowReturn flow;
+
+  g_signal_emit_by_name (src, "push-buffer", buffer, &flow);
+  return flow == GST_FLOW_OK;
+}
+
+static void
+run_pipeline (const Case * c, const Options * o, Result * r)
+{
+  GstBuffer *frames[N_SOURCE_FRAMES] = { NULL, };
+  GstElement *pipeline, *src, *sink, *f;
+  GstCaps *caps;
+  GstBus *bus;
+  GstPad *pad;
+  GError *error = NULL;
+  Clock clock = { 0, };
+  GstMessage *msg;
+  gchar *launch;
+  guint i, total = o->warmup + o->frames;
+
+  launch = g_strdup_printf ("appsrc name=src format=time block=true "
+      "max-buffers=3 ! %s ! fakesink name=sink sync=false", c->chain);
+  pipeline = gst_parse_launch (launch, &error);
+  g_free (launch);
+  if (pipeline == NULL || error != NULL) {
+    r->error = g_strdup_printf ("cannot build the pipeline: %s",
+        error ? error->message : "?");
+    g_clear_error (&error);
+    gst_clear_object (&pipeline);
+    return;
+  }
+  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  f = gst_bin_get_by_name (GST_BIN (pipeline), "f");
+  caps = case_caps (c, c->supply == SUPPLY_CUDA);
+  g_object_set (src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  /* one CUDA context for the whole pipeline and the source frames */
+  {
+    GstContext *context = gst_context_new_cuda_context (cuda_context);
+
+    gst_element_set_context (pipeline, context);
+    gst_context_unref (context);
+  }
+  clock.start_at = o->warmup;
+  clock.stop_at = total;
+  pad = gst_element_get_static_pad (sink, "sink");
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_buffer, &clock,
+      NULL);
+  gst_object_unref (pad);
+  bus = gst_element_get_bus (pipeline);
+
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE) {
+    r->error = bus_error (bus, 0);
+    if (r->error == NULL)
+      r->error = g_strdup ("the pipeline does not start");
+    goto out;
+  }
+
+  switch (c->supply) {
+    case SUPPLY_PAGEABLE:
+      r->ok = make_pageable (c, frames, &r->error);
+      break;
+    case SUPPLY_CUDA:
+      r->ok = make_cuda (c, frames, &r->error);
+      break;
+    case SUPPLY_PINNED:{
+      GstBuffer *first[N_SOURCE_FRAMES] = { NULL, };
+
+      /* a first frame negotiates, then the element can propose */
+      r->ok = make_pageable (c, first, &r->error) && push (src, first[0]);
+      free_frames (first);
+      while (r->ok && g_atomic_int_get (&clock.count) < 1 &&
+          (r->error = bus_error (bus, GST_MSECOND)) == NULL);
+      pad = gst_element_get_static_pad (src, "src");
+      r->ok = r->error == NULL && make_pinned (c, pad, frames, &r->error);
+      gst_object_unref (pad);
+      /* that frame was the first of the warm-up */
+      total--;
+      break;
+    }
+  }
+  for (i = 0; r->ok && i < total; i++)
+    r->ok = push (src, frames[i % N_SOURCE_FRAMES]);
+  if (r->ok)
+    g_signal_emit_by_name (src, "end-of-stream", &r->ok);
+  r->ok = TRUE;
+
+  msg = gst_bus_timed_pop_filtered (bus, 300 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg == NULL) {
+    r->error = g_strdup ("no EOS within 300 s");
+  } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
+    GError *err = NULL;
+
+    gst_message_parse_error (msg, &err, NULL);
+    r->error = g_strdup (err->message);
+    g_error_free (err);
+  }
+  if (msg != NULL)
+    gst_message_unref (msg);
+
+  if (r->error == NULL && clock.t_stop == 0)
+    r->error = g_strdup_printf ("only %d of %u frames came out", clock.count,
+        clock.stop_at);
+  /* the trap: a filter in passthrough or in the wrong memory */
+  if (r->error == NULL && f != NULL && c->in_cuda >= 0 &&
+      (pad_is_cuda (f, "sink") != c->in_cuda ||
+          pad_is_cuda (f, "src") != c->out_cuda))
+    r->error = g_strdup_printf ("the filter negotiated %s in, %s out",
+        pad_is_cuda (f, "sink") ? "CUDA" : "system",
+        pad_is_cuda (f, "src") ? "CUDA" : "system");
+  if (r->error == NULL && f != NULL &&
+      gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (f)))
+    r->error = g_strdup ("the filter ran in passthrough");
+
+  if (r->error == NULL) {
+    r->frames = o->frames;
+    r->seconds = (clock.t_stop - clock.t_start) / 1e6;
+  }
+
+out:
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  free_frames (frames);
+  gst_object_unref (bus);
+  if (f != NULL)
+    gst_object_unref (f);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+  r->ok = r->error == NULL;
+}
+
+/* ------------------------------------------------------- library alone */
+
+static void
+run_library (const Case * c, const Options * o, Result * r)
+{
+  GstBuffer *in[N_SOURCE_FRAMES] = { NULL, }, *out[N_SOURCE_FRAMES] = {
+    NULL,
+  };
+  CudaConvMemory where = c->kind == RUN_LIB_DEVICE ? CUDACONV_MEMORY_DEVICE :
+      CUDACONV_MEMORY_HOST;
+  GstMapFlags flags = c->kind == RUN_LIB_DEVICE ? GST_MAP_CUDA : 0;
+  GstMapInfo in_map[N_SOURCE_FRAMES], out_map[N_SOURCE_FRAMES];
+  GstVideoMeta *in_meta[N_SOURCE_FRAMES], *out_meta[N_SOURCE_FRAMES];
+  CudaConvFilterDesc desc;
+  CudaConvError err = { 0, };
+  CudaConvCuda *cuda = NULL;
+  CudaConvPlan *plan;
+  CudaConvChannelMap map;
+  guint i, n_mapped = 0, total = o->warmup + o->frames;
+  gint64 t0 = 0;
+  gboolean ok = TRUE, pushed = FALSE;
+
+  cudaconv_filter_desc_init (&desc, CUDACONV_KIND_GAUSSIAN);
+  desc.radius_x = desc.radius_y = 4;
+  plan = cudaconv_plan_new (&desc, &err);
+  cudaconv_channel_map_init (&map);
+  map.action[3] = CUDACONV_CHANNEL_COPY;        /* alpha, as the element */
+
+  if (c->kind == RUN_LIB_DEVICE)
+    ok = make_cuda (c, in, &r->error) && make_cuda (c, out, &r->error);
+  else
+    ok = make_host_pinned (c, in, &r->error) &&
+        make_host_pinned (c, out, &r->error);
+
+  pushed = ok && gst_cuda_context_push (cuda_context);
+  if (ok && !pushed) {
+    r->error = g_strdup ("cannot push the CUDA context");
+    ok = FALSE;
+  }
+  if (ok) {
+    cuda = cudaconv_cuda_new (-1, &err);
+    ok = cuda != NULL && plan != NULL;
+    if (!ok)
+      r->error = g_strdup (err.message);
+  }
+  for (i = 0; ok && i < N_SOURCE_FRAMES; i++, n_mapped++) {
+    ok = gst_buffer_map (in[i], &in_map[i], GST_MAP_READ | flags);
+    if (ok && !gst_buffer_map (out[i], &out_map[i], GST_MAP_WRITE | flags)) {
+      gst_buffer_unmap (in[i], &in_map[i]);
+      ok = FALSE;
+    }
+    in_meta[i] = gst_buffer_get_video_meta (in[i]);
+    out_meta[i] = gst_buffer_get_video_meta (out[i]);
+    if (!ok)
+      r->error = g_strdup ("cannot map a frame");
+  }
+
+  for (i = 0; ok && i < total; i++) {
+    guint k = i % N_SOURCE_FRAMES;
+    CudaConvImage src = { 0, }, dst;
+
+    if (i == o->warmup)
+      t0 = g_get_monotonic_time ();
+    src.data = (guint8 *) in_map[k].data + (in_meta[k] ?
+        in_meta[k]->offset[0] : 0);
+    src.stride = in_meta[k] ? (gsize) in_meta[k]->stride[0] :
+        (gsize) c->width * 4;
+    src.width = c->width;
+    src.height = c->height;
+    src.channels = 4;
+    src.type = CUDACONV_SAMPLE_U8;
+    dst = src;
+    dst.data = (guint8 *) out_map[k].data + (out_meta[k] ?
+        out_meta[k]->offset[0] : 0);
+    dst.stride = out_meta[k] ? (gsize) out_meta[k]->stride[0] :
+        (gsize) c->width * 4;
+    if (where == CUDACONV_MEMORY_DEVICE)
+      ok = cudaconv_cuda_run (cuda, plan, &src, &dst, &map, NULL, &err) ==
+          CUDACONV_OK && cudaconv_cuda_sync (cuda, NULL, &err) == CUDACONV_OK;
+    else
+      ok = cudaconv_cuda_run_transfer (cuda, plan, &src, where, &dst, where,
+          &map, &err) == CUDACONV_OK;
+    if (!ok)
+      r->error = g_strdup (err.message);
+  }
+  if (ok) {
+    r->frames = o->frames;
+    r->seconds = (g_get_monotonic_time () - t0) / 1e6;
+  }
+
+  for (i = 0; i < n_mapped; i++) {
+    gst_buffer_unmap (in[i], &in_map[i]);
+    gst_buffer_unmap (out[i], &out_map[i]);
+  }
+  cudaconv_cuda_free (cuda);
+  if (pushed)
+    gst_cuda_context_pop (NULL);
+  cudaconv_plan_free (plan);
+  free_frames (in);
+  free_frames (out);
+  r->ok = ok && r->error == NULL;
+}
+
+/* ----------------------------------------------------------------- report */
+
+static const Result *
+find_result (const Result * results, const gchar * name)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    if (strcmp (cases[i].name, name) == 0)
+      return &results[i];
+  return NULL;
+}
+
+/* How many times the round trip's frame rate of the same size (0: no
+ * such round trip, or it failed). */
+static gdouble
+speedup (const Case * c, const Result * results, const Result * r)
+{
+  gchar *tag = g_strndup (c->name, strcspn (c->name, "-"));
+  gchar *name = g_strdup_printf ("%s-roundtrip", tag);
+  const Result *trip = find_result (results, name);
+  gdouble s = 0;
+
+  if (r->ok && trip != NULL && trip != r && trip->ok && trip->fps > 0 &&
+      strcmp (c->format, "RGBA") == 0)
+    s = r->fps / trip->fps;
+  g_free (tag);
+  g_free (name);
+  return s;
+}
+
+static void
+write_json (const Options * o, const Result * results, const gboolean * ran,
+    const gchar * device)
+{
+  FILE *f = fopen (o->json, "w");
+  guint i;
+  gboolean first = TRUE;
+
+  if (f == NULL) {
+    fprintf (stderr, "cannot write %s\n", o->json);
+    return;
+  }
+  fprintf (f, "{\n  \"device\": \"%s\",\n  \"frames\": %u,\n  \"warmup\": %u,"
+      "\n  \"cases\": [", device, o->frames, o->warmup);
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const Result *r = &results[i];
+
+    if (!ran[i])
+      continue;
+    fprintf (f, "%s\n    {\"name\": \"%s\", \"what\": \"%s\", \"format\": "
+        "\"%s\", \"width\": %d, \"height\": %d, \"ok\": %s", first ? "" : ",",
+        cases[i].name, cases[i].what, cases[i].format, cases[i].width,
+        cases[i].height, r->ok ? "true" : "false");
+    if (r->ok)
+      fprintf (f, ", \"frames\": %u, \"seconds\": %.6f, \"fps\": %.2f, "
+          "\"ms_per_frame\": %.4f, \"x_roundtrip\": %.2f", r->frames,
+          r->seconds, r->fps, r->ms_per_frame, speedup (&cases[i], results, r));
+    else {
+      gchar *escaped = g_strescape (r->error, NULL);
+
+      fprintf (f, ", \"error\": \"%s\"", escaped);
+      g_free (escaped);
+    }
+    fprintf (f, "}");
+    first = FALSE;
+  }
+  fprintf (f, "\n  ]\n}\n");
+  fclose (f);
+}
+
+static void
+print_table (const Result * results, const gboolean * ran,
+    const gchar * device, const Options * o)
+{
+  guint i;
+
+  printf ("\ndevice: %s; %u frames timed after %u of warm-up, wall clock\n",
+      device, o->frames, o->warmup);
+  printf ("%-26s %-44s %10s %10s %9s\n", "case", "what", "fps",
+      "ms/frame", "x trip");
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const Result *r = &results[i];
+    gdouble x;
+
+    if (!ran[i])
+      continue;
+    if (!r->ok) {
+      printf ("%-26s %-44s FAILED: %s\n", cases[i].name, cases[i].what,
+          r->error);
+      continue;
+    }
+    x = speedup (&cases[i], results, r);
+    printf ("%-26s %-44s %10.1f %10.3f", cases[i].name, cases[i].what, r->fps,
+        r->ms_per_frame);
+    if (x > 0)
+      printf (" %8.2fx\n", x);
+    else
+      printf (" %9s\n", "-");
+  }
+  printf ("x trip: frame rate over GStreamer's cudaupload ! cudadownload "
+      "round trip of the same size, same run\n");
+}
+
+static void
+usage (FILE * f)
+{
+  fprintf (f, "usage: bench-element [options]\n"
+      "  --frames N        frames timed per case, at least %d (default %d)\n"
+      "  --warmup N        frames before timing (default %d)\n"
+      "  --case SUBSTRING  only cases whose name contains it (repeatable)\n"
+      "  --json FILE       write the figures as JSON\n"
+      "  --list            print the cases and exit\n",
+      MIN_FRAMES, DEFAULT_FRAMES, DEFAULT_WARMUP);
+}
+
+static gboolean
+parse_options (int argc, char **argv, Options * o)
+{
+  int i;
+
+  o->frames = DEFAULT_FRAMES;
+  o->warmup = DEFAULT_WARMUP;
+  for (i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+
+    if (strcmp (arg, "--list") == 0) {
+      o->list = TRUE;
+    } else if (strcmp (arg, "--help") == 0) {
+      usage (stdout);
+      exit (0);
+    } else if (value == NULL) {
+      fprintf (stderr, "%s: unknown option or missing value\n", arg);
+      return FALSE;
+    } else if (strcmp (arg, "--frames") == 0) {
+      o->frames = (guint) g_ascii_strtoull (value, NULL, 10);
+      if (o->frames < MIN_FRAMES) {
+        fprintf (stderr, "--frames: at least %d\n", MIN_FRAMES);
+        return FALSE;
+      }
+      i++;
+    } else if (strcmp (arg, "--warmup") == 0) {
+      o->warmup = (guint) g_ascii_strtoull (value, NULL, 10);
+      i++;
+    } else if (strcmp (arg, "--case") == 0 &&
+        o->n_filters < G_N_ELEMENTS (o->filters)) {
+      o->filters[o->n_filters++] = value;
+      i++;
+    } else if (strcmp (arg, "--json") == 0) {
+      o->json = value;
+      i++;
+    } else {
+      fprintf (stderr, "%s: unknown option\n", arg);
+      return FALSE;
+    }
+  }
+  /* the pinned cases spend one frame on negotiation */
+  if (o->warmup < 2)
+    o->warmup = 2;
+  return TRUE;
+}
+
+static gboolean
+selected (const Options * o, const Case * c)
+{
+  guint i;
+
+  if (o->n_filters == 0)
+    return TRUE;
+  for (i = 0; i < o->n_filters; i++)
+    if (strstr (c->name, o->filters[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+int
+main (int argc, char **argv)
+{
+  Result results[G_N_ELEMENTS (cases)];
+  gboolean ran[G_N_ELEMENTS (cases)];
+  Options o = { 0, };
+  CudaConvError err = { 0, };
+  gchar *device;
+  gboolean failed = FALSE;
+  guint i;
+
+  gst_init (&argc, &argv);
+  if (!parse_options (argc, argv, &o)) {
+    usage (stderr);
+    return EXIT_USAGE;
+  }
+  if (o.list) {
+    for (i = 0; i < G_N_ELEMENTS (cases); i++)
+      if (selected (&o, &cases[i]))
+        printf ("%-26s %dx%d %s: %s\n", cases[i].name, cases[i].width,
+            cases[i].height, cases[i].format, cases[i].what);
+    return 0;
+  }
+
+  if (cudaconv_cuda_probe (-1, &err) != CUDACONV_OK) {
+    printf ("SKIP: no usable GPU: %s\n", err.message);
+    return EXIT_SKIP;
+  }
+  if (!gst_cuda_load_library () ||
+      (cuda_context = gst_cuda_context_new (0)) == NULL) {
+    printf ("SKIP: libgstcuda has no CUDA context for device 0\n");
+    return EXIT_SKIP;
+  }
+  gst_cuda_memory_init_once ();
+  {
+    CudaConvCuda *cuda;
+
+    gst_cuda_context_push (cuda_context);
+    cuda = cudaconv_cuda_new (-1, &err);
+    gst_cuda_context_pop (NULL);
+    device = g_strdup (cuda != NULL ? cudaconv_cuda_device_name (cuda) : "?");
+    cudaconv_cuda_free (cuda);
+  }
+  printf ("bench-element on %s\n", device);
+
+  memset (results, 0, sizeof (results));
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const Case *c = &cases[i];
+    Result *r = &results[i];
+
+    ran[i] = selected (&o, c);
+    if (!ran[i])
+      continue;
+    printf ("%s: %s, %dx%d %s ...\n", c->name, c->what, c->width, c->height,
+        c->format);
+    fflush (stdout);
+    if (c->kind == RUN_PIPELINE)
+      run_pipeline (c, &o, r);
+    else
+      run_library (c, &o, r);
+    if (r->ok && r->seconds > 0) {
+      r->fps = r->frames / r->seconds;
+      r->ms_per_frame = 1e3 * r->seconds / r->frames;
+      printf ("  %.1f fps, %.3f ms per frame\n", r->fps, r->ms_per_frame);
+    } else {
+      r->ok = FALSE;
+      if (r->error == NULL)
+        r->error = g_strdup ("no time measured");
+      printf ("  FAILED: %s\n", r->error);
+      failed = TRUE;
+    }
+    if (o.json != NULL)
+      write_json (&o, results, ran, device);
+  }
+
+  print_table (results, ran, device, &o);
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_free (results[i].error);
+  g_free (device);
+  gst_object_unref (cuda_context);
+  return failed ? EXIT_CASE_FAILED : 0;
+}
