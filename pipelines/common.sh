@@ -67,7 +67,8 @@ cc_have() {
 cc_need() {
   local e
   for e in "$@"; do
-    cc_have "$e" || die "the GStreamer element $e is missing (pipelines/setup.sh installs the Debian packages that provide it)"
+    cc_have "$e" || die "the GStreamer element $e is missing" \
+      "(pipelines/setup.sh installs the Debian packages that provide it)"
   done
 }
 
@@ -90,19 +91,23 @@ cc_backend_field() {
   message=$(grep -o 'cudaconvfilter-backend, .*' "$1" | head -n 1 |
     sed 's/\\//g')
   v=$(sed -n "s/.*[ ,]$2=([a-z]*)\"\([^\"]*\)\".*/\1/p" <<<"$message")
-  [[ -n $v ]] || v=$(sed -n "s/.*[ ,]$2=([a-z]*)\([^,;]*\).*/\1/p" <<<"$message")
+  [[ -n $v ]] ||
+    v=$(sed -n "s/.*[ ,]$2=([a-z]*)\([^,;]*\).*/\1/p" <<<"$message")
   echo "$v"
 }
 
 # Says in a sentence which backend ran, from a gst-launch -m log.
 cc_say_backend() {
   local log=$1
+  local reason
+  reason=$(cc_backend_field "$log" reason)
   case $(cc_backend_field "$log" backend) in
     cuda)
-      say "backend: CUDA on GPU $(cc_backend_field "$log" device) ($(cc_backend_field "$log" device-name)): $(cc_backend_field "$log" reason)"
+      say "backend: CUDA on GPU $(cc_backend_field "$log" device)" \
+        "($(cc_backend_field "$log" device-name)): $reason"
       ;;
     cpu)
-      say "backend: CPU, $(cc_backend_field "$log" threads) threads: $(cc_backend_field "$log" reason)"
+      say "backend: CPU, $(cc_backend_field "$log" threads) threads: $reason"
       ;;
     *) say "backend: unknown (no cudaconvfilter-backend message in $log)" ;;
   esac
@@ -133,25 +138,27 @@ cc_scene() {
   local w=$1 h=$2 frames=$3
   local qw=$((w / 2)) qh=$((h / 2))
   local quad="video/x-raw,width=$qw,height=$qh,framerate=30/1"
+  # the ball on a transparent background, over the gradient
+  local ball="video/x-raw,format=AYUV,width=$qw,height=$qh,framerate=30/1"
   # kx2, ky2: rings whose frequency grows toward the edges (it depends on
   # the distance from the centre relative to the quadrant, not on its size)
   local k=40
 
   CC_SCENE_HEAD=(compositor name=scene background=black
-    sink_1::xpos=$qw sink_2::ypos=$qh sink_3::xpos=$qw sink_3::ypos=$qh
-    sink_4::xpos=$qw sink_4::ypos=$qh
+    sink_1::xpos="$qw" sink_2::ypos="$qh" sink_3::xpos="$qw"
+    sink_3::ypos="$qh" sink_4::xpos="$qw" sink_4::ypos="$qh"
     ! "video/x-raw,format=RGBA,width=$w,height=$h"
     ! textoverlay text=cudaconvfilter valignment=center halignment=center
     "font-desc=Sans Bold 32" wrap-mode=none draw-outline=true)
   CC_SCENE_SOURCES=(
     videotestsrc num-buffers="$frames" pattern=smpte ! "$quad" ! scene.
-    videotestsrc num-buffers="$frames" pattern=zone-plate kx2=$k ky2=$k kt=2
+    videotestsrc num-buffers="$frames" pattern=zone-plate kx2="$k" ky2="$k" kt=2
     ! "$quad" ! scene.
     videotestsrc num-buffers="$frames" pattern=pinwheel ! "$quad" ! scene.
     videotestsrc num-buffers="$frames" pattern=gradient
     background-color=0xff1f4e79 foreground-color=0xff9ad0f5 ! "$quad" ! scene.
     videotestsrc num-buffers="$frames" pattern=ball background-color=0x00000000
-    foreground-color=0xffffc000 ! "video/x-raw,format=AYUV,width=$qw,height=$qh,framerate=30/1" ! scene.)
+    foreground-color=0xffffc000 ! "$ball" ! scene.)
 }
 
 # Writes one frame of the scene as an RGB PNG.

@@ -33,7 +33,8 @@ elif cc_have avenc_ffv1 && cc_have matroskamux; then
   encode=(avenc_ffv1 ! matroskamux)
   ext=mkv
 else
-  die "no encoder: install x264enc (gstreamer1.0-plugins-ugly) or avenc_ffv1 (gstreamer1.0-libav)"
+  die "no encoder: install x264enc (gstreamer1.0-plugins-ugly) or" \
+    "avenc_ffv1 (gstreamer1.0-libav)"
 fi
 
 if [[ -z $input ]]; then

@@ -46,7 +46,7 @@ cc_scene_png "$out/source.png" $tile_w $tile_h
 for tile in "${tiles[@]}"; do
   IFS='|' read -r name label props <<<"${tile//$'\n'/ }"
   # "matrix=<...>" holds spaces: one word from "matrix=" on
-  words=(${props%%matrix=*})
+  read -ra words <<<"${props%%matrix=*}"
   [[ $props == *matrix=* ]] && words+=("matrix=${props#*matrix=}")
   desc="${words[*]}"
   ((${#desc} <= 100)) || desc="${desc:0:96} ...>"
@@ -74,4 +74,5 @@ cc_launch "$out/gallery.log" compositor name=mix background=white "${pads[@]}" \
   ! "video/x-raw,width=$((columns * tile_w)),height=$((rows * tile_h))" \
   ! videoconvert ! video/x-raw,format=RGB ! pngenc compression-level=9 \
   ! filesink location="$gallery" "${inputs[@]}"
-say "wrote $gallery ($((columns * tile_w))x$((rows * tile_h)), $(stat -c %s "$gallery") bytes); tiles in $out"
+say "wrote $gallery ($((columns * tile_w))x$((rows * tile_h))," \
+  "$(stat -c %s "$gallery") bytes); tiles in $out"

@@ -36,17 +36,17 @@ frames=${FRAMES:-300}
 cuda_caps="video/x-raw(memory:CUDAMemory)"
 
 cc_have cudaupload && cc_have cudadownload ||
-  skip "cudaupload/cudadownload are not registered: nvcodec (gstreamer1.0-plugins-bad) registers them only where an NVIDIA driver and GPU are usable"
+  skip "cudaupload/cudadownload are not registered: nvcodec" \
+    "(gstreamer1.0-plugins-bad) registers them only where an NVIDIA driver" \
+    "and GPU are usable"
 gst-inspect-1.0 cudaconvfilter | grep -q 'memory:CUDAMemory' ||
-  skip "this build of cudaconvfilter does not accept $cuda_caps (built without CUDA or without libgstcuda)"
+  skip "this build of cudaconvfilter does not accept $cuda_caps" \
+    "(built without CUDA or without libgstcuda)"
 out=$(cc_out_dir)
 cc_need videotestsrc compositor textoverlay pngenc imagefreeze
 
 say "1. cudaupload ! $cuda_caps ! cudaconvfilter ${filter[*]} ! cudadownload"
-cc_scene 1280 720 1
-gst-launch-1.0 -q "${CC_SCENE_HEAD[@]}" ! videoconvert ! video/x-raw,format=RGB \
-  ! pngenc ! filesink location="$out/source.png" "${CC_SCENE_SOURCES[@]}" ||
-  die "cannot write $out/source.png"
+cc_scene_png "$out/source.png" 1280 720
 cc_scene 1280 720 5
 cc_launch "$out/frames.log" "${CC_SCENE_HEAD[@]}" ! videoconvert \
   ! video/x-raw,format=RGBA ! cudaupload ! "$cuda_caps" \
@@ -55,7 +55,8 @@ cc_launch "$out/frames.log" "${CC_SCENE_HEAD[@]}" ! videoconvert \
   "${CC_SCENE_SOURCES[@]}"
 cc_say_backend "$out/frames.log"
 [[ $(cc_backend_field "$out/frames.log" backend) == cuda ]] ||
-  say "warning: the element did not run on the GPU, so frames went through system memory"
+  say "warning: the element did not run on the GPU, so frames went" \
+    "through system memory"
 say "wrote $out/source.png and 5 frames $out/filtered-NN.png"
 
 # the same frame again and again: the source costs nothing
@@ -70,9 +71,10 @@ stream() {
 stream "$out/stream-cuda.log" ! cudaupload ! "$cuda_caps" \
   ! cudaconvfilter "${filter[@]}" ! "$cuda_caps" ! cudadownload
 stream "$out/stream-system.log" ! cudaconvfilter "${filter[@]}"
-say "$frames 1080p RGBA frames: $(cc_fps "$out/stream-cuda.log" "$frames") fps" \
-  "with CUDA memory (upload and download included), $(cc_fps \
-    "$out/stream-system.log" "$frames") fps with system memory"
+say "$frames 1080p RGBA frames:" \
+  "$(cc_fps "$out/stream-cuda.log" "$frames") fps with CUDA memory" \
+  "(upload and download included)," \
+  "$(cc_fps "$out/stream-system.log" "$frames") fps with system memory"
 
 if ! cc_have nvh264dec; then
   say "2. skipped: nvh264dec is not registered (no NVDEC on this GPU or driver)"

@@ -38,7 +38,8 @@ if ((headless)); then
 elif [[ -n ${DISPLAY:-} || -n ${WAYLAND_DISPLAY:-} ]]; then
   sink=(fpsdisplaysink)
 else
-  skip "no display (neither DISPLAY nor WAYLAND_DISPLAY is set); run with --headless for a preview into fakesink with text output"
+  skip "no display (neither DISPLAY nor WAYLAND_DISPLAY is set); run with" \
+    "--headless for a preview into fakesink with text output"
 fi
 out=$(cc_out_dir)
 cc_need videotestsrc compositor textoverlay fpsdisplaysink

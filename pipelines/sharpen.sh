@@ -22,7 +22,8 @@ frames=${FRAMES:-5}
 out=$(cc_out_dir)
 cc_need videotestsrc compositor textoverlay tee pngenc
 
-say "kernel=sharpen amount=$amount radius=$radius on a softened scene: $frames frames"
+say "kernel=sharpen amount=$amount radius=$radius on a softened scene:" \
+  "$frames frames"
 cc_scene 1280 720 "$frames"
 cc_launch "$out/pipeline.log" "${CC_SCENE_HEAD[@]}" ! videoconvert \
   ! video/x-raw,format=RGBA ! cudaconvfilter kernel=gaussian radius=2 \

@@ -12,10 +12,11 @@
  * given as an option does not hold.  With --ref, frame i of FILE is
  * compared with frame i of REF.
  *
- * "detail" is the mean absolute difference between horizontally and
- * vertically neighbouring colour samples: blurring lowers it, sharpening
- * raises it.  "diff" is the mean absolute difference of the colour samples
- * of FILE and REF.  Both are in 8-bit units, averaged over the frames. */
+ * "detail" is the root mean square difference between horizontally and
+ * vertically neighbouring colour samples (as in pipelines/embed): blurring
+ * lowers it, sharpening raises it.  "diff" is the mean absolute difference
+ * of the colour samples of FILE and REF.  Both are in 8-bit units, averaged
+ * over the frames. */
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
@@ -168,7 +169,7 @@ decoder_close (Decoder * d)
 static const guint8 *
 rgba_at (const Rgba * im, gint x, gint y)
 {
-  return im->data + (gsize) y * im->stride + (gsize) x * 4;
+  return im->data + (gsize) y *im->stride + (gsize) x *4;
 }
 
 static gdouble
@@ -184,17 +185,21 @@ frame_detail (const Rgba * im)
 
       for (c = 0; c < 3; c++) {
         if (x + 1 < im->width) {
-          sum += abs (p[c] - p[4 + c]);
+          gint d = p[c] - p[4 + c];
+
+          sum += d * d;
           n++;
         }
         if (y + 1 < im->height) {
-          sum += abs (p[c] - p[im->stride + c]);
+          gint d = p[c] - p[im->stride + c];
+
+          sum += d * d;
           n++;
         }
       }
     }
   }
-  return n ? sum / n : 0.0;
+  return n ? sqrt (sum / n) : 0.0;
 }
 
 static gdouble
@@ -266,8 +271,7 @@ parse_range (const gchar * s, Range * r)
 }
 
 static gboolean
-check_range (const gchar * path, const gchar * what, gdouble v,
-    const Range * r)
+check_range (const gchar * path, const gchar * what, gdouble v, const Range * r)
 {
   if (!r->set || (v >= r->lo && v <= r->hi))
     return TRUE;
