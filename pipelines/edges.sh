@@ -9,8 +9,9 @@
 # FRAMES = 60 frames of 1280x720, H.264).  The result is out/edges/edges.mp4
 # (H.264 through x264enc) or, where x264enc is missing, out/edges/edges.mkv
 # (lossless FFV1 through avenc_ffv1).  SCALE (default 1) brightens faint
-# edges.  The decoder's own format (I420 for H.264) goes straight into the
-# filter: no conversion before it.
+# edges.  The decoder's own format (I420 for most H.264) goes straight into
+# the filter (videoconvert passes it through); others that the filter does
+# not take, e.g. the Y444_10LE of 10-bit 4:4:4 H.264, are converted first.
 #
 # Needs: the built plugin, decodebin and a decoder for the input, x264enc
 # and mp4mux (gstreamer1.0-plugins-ugly/-good) or avenc_ffv1 and
@@ -50,7 +51,7 @@ fi
 
 say "sobel edges (scale $scale) of $input"
 cc_launch "$out/pipeline.log" filesrc location="$input" ! decodebin \
-  ! cudaconvfilter kernel=sobel scale="$scale" ! videoconvert \
+  ! videoconvert ! cudaconvfilter kernel=sobel scale="$scale" ! videoconvert \
   ! "${encode[@]}" ! filesink location="$out/edges.$ext"
 cc_say_backend "$out/pipeline.log"
 say "wrote $out/edges.$ext in $(cc_elapsed "$out/pipeline.log") s"

@@ -39,7 +39,10 @@ cc_have cudaupload && cc_have cudadownload ||
   skip "cudaupload/cudadownload are not registered: nvcodec" \
     "(gstreamer1.0-plugins-bad) registers them only where an NVIDIA driver" \
     "and GPU are usable"
-gst-inspect-1.0 cudaconvfilter | grep -q 'memory:CUDAMemory' ||
+# (not through grep -q: with pipefail, gst-inspect-1.0 could die of SIGPIPE)
+element_doc=$(gst-inspect-1.0 cudaconvfilter) ||
+  die "gst-inspect-1.0 does not find cudaconvfilter"
+[[ $element_doc == *"memory:CUDAMemory"* ]] ||
   skip "this build of cudaconvfilter does not accept $cuda_caps" \
     "(built without CUDA or without libgstcuda)"
 out=$(cc_out_dir)

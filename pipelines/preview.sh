@@ -55,18 +55,18 @@ for word in "${CC_SCENE_SOURCES[@]}"; do
   [[ $word == videotestsrc ]] && live+=(is-live=true)
 done
 # -v prints fpsdisplaysink's last-message as it changes; -m the element's
-# backend message
+# backend message.  With pipefail, status is gst-launch-1.0's failure.
+status=0
 gst-launch-1.0 -e -v -m "${CC_SCENE_HEAD[@]}" ! videoconvert \
   ! video/x-raw,format=RGBA ! cudaconvfilter "${filter[@]}" ! videoconvert \
   ! "${sink[@]}" "${live[@]}" 2>&1 | tee "$out/pipeline.log" |
   sed -un 's/.*last-message = \(rendered: .*\)/'"$CC_NAME"': \1/p' |
-  tee "$out/fps.txt" || true
-status=${PIPESTATUS[0]}
-cc_say_backend "$out/pipeline.log"
+  tee "$out/fps.txt" || status=$?
 ((status == 0)) || {
   cat "$out/pipeline.log" >&2
   die "the pipeline failed (log: $out/pipeline.log)"
 }
+cc_say_backend "$out/pipeline.log"
 last=$(tail -n 1 "$out/fps.txt")
 [[ -n $last ]] || die "fpsdisplaysink reported nothing (log: $out/pipeline.log)"
 say "last report: ${last#"$CC_NAME: "}"

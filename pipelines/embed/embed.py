@@ -33,7 +33,11 @@ import operator
 import os
 import sys
 
-import gi
+try:
+    import gi
+except ImportError:
+    sys.exit("embed.py: this Python has no gi module: run it with Debian's "
+             "/usr/bin/python3 and python3-gi installed")
 
 gi.require_version("Gst", "1.0")
 gi.require_version("GstApp", "1.0")
