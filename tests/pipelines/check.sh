@@ -36,7 +36,9 @@ run() {
   echo "$name: running $*"
   "$@" 2>&1 | tee "$CUDACONV_OUT/$name.log" || status=${PIPESTATUS[0]}
   if ((status == 77)); then
-    echo "$name: SKIP: the example had nothing to run here (see above)"
+    # its reason last: tests/run-all.sh shows the last SKIP line
+    why=$(grep -o 'SKIP: .*' "$CUDACONV_OUT/$name.log" | tail -n 1)
+    echo "$name: SKIP: ${why#SKIP: }"
     exit 77
   fi
   ((status == 0)) || {
