@@ -69,4 +69,4 @@ gst-launch-1.0 -e -v -m "${CC_SCENE_HEAD[@]}" ! videoconvert \
 cc_say_backend "$out/pipeline.log"
 last=$(tail -n 1 "$out/fps.txt")
 [[ -n $last ]] || die "fpsdisplaysink reported nothing (log: $out/pipeline.log)"
-say "last report: ${last#"$CC_NAME: "}"
+say "last report: ${last#"$CC_NAME: "} (all reports in $out/fps.txt)"
