@@ -1,7 +1,9 @@
 #!/bin/bash
 # Sets up a Debian 12 machine to build and run gst-cudaconv, then builds it.
-# Sourced by pipelines/demo.sh and tests/run-all.sh (the README's two
-# quick-start commands); can also be run on its own.
+# Sourced by tests/run-all.sh and, through pipelines/common.sh, by
+# pipelines/demo.sh (the README's two quick-start commands) and the other
+# pipelines/ scripts unless GST_PLUGIN_PATH already holds the built plugin;
+# can also be run on its own.
 #
 #   - installs the Debian packages that are missing (apt-get, through sudo
 #     when not root)
@@ -18,13 +20,17 @@ BUILD_DIR=${BUILD_DIR:-$CUDACONV_ROOT/build}
 
 # build tools, GStreamer development files, and the stock elements the
 # pipelines and tests use (videotestsrc, videoconvert, pngenc, x264enc,
-# decoders, nvcodec's cudaupload/cudadownload)
+# decoders, nvcodec's cudaupload/cudadownload; textoverlay and the X video
+# sinks of gstreamer1.0-x), and GObject introspection for
+# pipelines/embed/embed.py (Gst, GstController; GstApp, GstVideo)
 packages=(
   meson ninja-build pkg-config gcc
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
+  gstreamer1.0-x
+  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
 )
 
 missing=()

@@ -1,0 +1,171 @@
+#!/bin/bash
+# Helpers sourced by the example scripts in pipelines/; not run on its own.
+#
+# Sourcing it finds the plugin: when GST_PLUGIN_PATH already holds a built
+# libgstcudaconv.so (a build tree, an install, or the test suite's setting)
+# that one is used as it is, which keeps the scripts quick; otherwise
+# setup.sh installs what is missing and builds ./build, as the README's
+# quick start does.
+#
+# Environment: CUDACONV_OUT (default <repository>/out) is where each script
+# writes its out/<script>/ folder; FRAMES overrides a script's frame count.
+
+CUDACONV_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+cc_plugin_in_path() {
+  local dir
+  local IFS=:
+  for dir in ${GST_PLUGIN_PATH:-}; do
+    [[ -n $dir && -f $dir/libgstcudaconv.so ]] && {
+      echo "$dir"
+      return 0
+    }
+  done
+  return 1
+}
+
+if plugin_dir=$(cc_plugin_in_path); then
+  echo "using the cudaconvfilter plugin in $plugin_dir"
+else
+  # shellcheck source=setup.sh
+  . "$CUDACONV_ROOT/pipelines/setup.sh"
+fi
+unset plugin_dir
+
+# Name of the script that sourced this file, without .sh: names its output
+# folder and prefixes its messages.
+CC_NAME=$(basename "${BASH_SOURCE[1]:-example}" .sh)
+
+say() {
+  echo "$CC_NAME: $*"
+}
+
+die() {
+  echo "$CC_NAME: error: $*" >&2
+  exit 1
+}
+
+# Exit status that tells Meson's test runner (and tests/run-all.sh) that
+# there was nothing to run here.
+skip() {
+  echo "$CC_NAME: SKIP: $*"
+  exit 77
+}
+
+# Creates (empty) and prints the script's output folder.
+cc_out_dir() {
+  local out=${CUDACONV_OUT:-$CUDACONV_ROOT/out}/$CC_NAME
+  rm -rf "$out" && mkdir -p "$out" || die "cannot create $out"
+  echo "$out"
+}
+
+cc_have() {
+  gst-inspect-1.0 --exists "$1"
+}
+
+# Dies naming the first element of the list that is not installed.
+cc_need() {
+  local e
+  for e in "$@"; do
+    cc_have "$e" || die "the GStreamer element $e is missing" \
+      "(pipelines/setup.sh installs the Debian packages that provide it)"
+  done
+}
+
+# cc_launch LOG ARGS...: runs gst-launch-1.0 -m ARGS with its output in LOG
+# (-m prints the bus messages, among them cudaconvfilter-backend); shows
+# the log and fails when the pipeline fails.
+cc_launch() {
+  local log=$1
+  shift
+  gst-launch-1.0 -m "$@" >"$log" 2>&1 || {
+    cat "$log" >&2
+    die "the pipeline failed (log: $log)"
+  }
+}
+
+# One field of the first cudaconvfilter-backend message in a gst-launch -m
+# log, which prints it as a GstStructure with escaped strings.
+cc_backend_field() {
+  local message v
+  message=$(grep -o 'cudaconvfilter-backend, .*' "$1" | head -n 1 |
+    sed 's/\\//g')
+  v=$(sed -n "s/.*[ ,]$2=([a-z]*)\"\([^\"]*\)\".*/\1/p" <<<"$message")
+  [[ -n $v ]] ||
+    v=$(sed -n "s/.*[ ,]$2=([a-z]*)\([^,;]*\).*/\1/p" <<<"$message")
+  echo "$v"
+}
+
+# Says in a sentence which backend ran, from a gst-launch -m log.
+cc_say_backend() {
+  local log=$1
+  local reason
+  reason=$(cc_backend_field "$log" reason)
+  case $(cc_backend_field "$log" backend) in
+    cuda)
+      say "backend: CUDA on GPU $(cc_backend_field "$log" device)" \
+        "($(cc_backend_field "$log" device-name)): $reason"
+      ;;
+    cpu)
+      say "backend: CPU, $(cc_backend_field "$log" threads) threads: $reason"
+      ;;
+    *) say "backend: unknown (no cudaconvfilter-backend message in $log)" ;;
+  esac
+}
+
+# Seconds a gst-launch run took, from its "Execution ended after
+# 0:00:01.234567890" line.
+cc_elapsed() {
+  sed -n 's/.*Execution ended after \([0-9:.]*\).*/\1/p' "$1" | awk '{
+    split($1, p, ":"); printf "%.3f\n", p[1] * 3600 + p[2] * 60 + p[3] }'
+}
+
+# Frames per second of a run of N frames logged in LOG.
+cc_fps() {
+  awk -v s="$(cc_elapsed "$1")" -v n="$2" 'BEGIN {
+    if (s > 0) printf "%.1f\n", n / s; else print "?" }'
+}
+
+# The test scene, as gst-launch words: four test patterns in the quadrants
+# of a WIDTH x HEIGHT frame (colour bars, a zone plate, a pinwheel and a
+# moving ball) under a text label, so every filter has edges, fine detail
+# and smooth areas to work on.  cc_scene WIDTH HEIGHT FRAMES sets
+# CC_SCENE_HEAD (the compositor and text, to be continued with "!") and
+# CC_SCENE_SOURCES (the patterns feeding it, to be put after the rest of
+# the pipeline).  RGBA: add videoconvert and caps for other formats.  The
+# text keeps its size relative to the frame (textoverlay's auto-resize).
+cc_scene() {
+  local w=$1 h=$2 frames=$3
+  local qw=$((w / 2)) qh=$((h / 2))
+  local quad="video/x-raw,width=$qw,height=$qh,framerate=30/1"
+  # the ball on a transparent background, over the gradient
+  local ball="video/x-raw,format=AYUV,width=$qw,height=$qh,framerate=30/1"
+  # kx2, ky2: rings whose frequency grows toward the edges (it depends on
+  # the distance from the centre relative to the quadrant, not on its size)
+  local k=40
+
+  CC_SCENE_HEAD=(compositor name=scene background=black
+    sink_1::xpos="$qw" sink_2::ypos="$qh" sink_3::xpos="$qw"
+    sink_3::ypos="$qh" sink_4::xpos="$qw" sink_4::ypos="$qh"
+    ! "video/x-raw,format=RGBA,width=$w,height=$h"
+    ! textoverlay text=cudaconvfilter valignment=center halignment=center
+    "font-desc=Sans Bold 32" wrap-mode=none draw-outline=true)
+  CC_SCENE_SOURCES=(
+    videotestsrc num-buffers="$frames" pattern=smpte ! "$quad" ! scene.
+    videotestsrc num-buffers="$frames" pattern=zone-plate kx2="$k" ky2="$k" kt=2
+    ! "$quad" ! scene.
+    videotestsrc num-buffers="$frames" pattern=pinwheel ! "$quad" ! scene.
+    videotestsrc num-buffers="$frames" pattern=gradient
+    background-color=0xff1f4e79 foreground-color=0xff9ad0f5 ! "$quad" ! scene.
+    videotestsrc num-buffers="$frames" pattern=ball background-color=0x00000000
+    foreground-color=0xffffc000 ! "$ball" ! scene.)
+}
+
+# Writes one frame of the scene as an RGB PNG.
+cc_scene_png() {
+  local png=$1 w=$2 h=$3
+  cc_scene "$w" "$h" 1
+  gst-launch-1.0 -q "${CC_SCENE_HEAD[@]}" ! videoconvert \
+    ! video/x-raw,format=RGB ! pngenc ! filesink location="$png" \
+    "${CC_SCENE_SOURCES[@]}" || die "cannot write the scene to $png"
+}

@@ -1,0 +1,250 @@
+#!/bin/bash
+# Runs one script of pipelines/ (or an embedding example) as a user would,
+# with the plugin of this build, then checks what it wrote with framecheck:
+# sizes, frame counts, and that the filter changed the frames the way it
+# should (blurs lower the detail, sharpening raises it, edge maps are
+# darker, an emboss is mid-grey).  Exit 77 (skipped) is passed on from
+# scripts that have nothing to run here (no GPU, no display).
+#
+#   check.sh NAME     NAME: demo, blur, edges, sharpen, emboss, gpu-chain,
+#                     preview, gallery, embed-c or embed-py
+#
+# The filter parameters (and the embedding examples' picture) are drawn
+# at random each run from a printed seed; CUDACONV_TEST_SEED=N replays one.
+# Environment (set by meson.build): CUDACONV_OUT, FRAMECHECK, EMBED_C,
+# EMBED_PY_PYTHON (empty when no Python with gi was found).
+set -euo pipefail
+name=$1
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+out=$CUDACONV_OUT/$name
+failures=0
+
+seed=${CUDACONV_TEST_SEED:-$((($(date +%s%N) / 1000 ^ $$) % 2147483647))}
+echo "$name: seed $seed (replay: CUDACONV_TEST_SEED=$seed)"
+RANDOM=$seed
+
+# pick A B C...: one of the arguments at random
+pick() {
+  local a=("$@")
+  echo "${a[RANDOM % ${#a[@]}]}"
+}
+
+# run ARGS...: runs the example, its output in $CUDACONV_OUT/NAME.log and
+# shown; passes exit 77 on
+run() {
+  local status=0
+  echo "$name: running $*"
+  "$@" 2>&1 | tee "$CUDACONV_OUT/$name.log" || status=${PIPESTATUS[0]}
+  if ((status == 77)); then
+    # its reason last: tests/run-all.sh shows the last SKIP line
+    why=$(grep -o 'SKIP: .*' "$CUDACONV_OUT/$name.log" | tail -n 1)
+    echo "$name: SKIP: ${why#SKIP: }"
+    exit 77
+  fi
+  ((status == 0)) || {
+    echo "FAIL: $* exited with $status"
+    exit 1
+  }
+}
+
+# expect FILE FRAMECHECK-OPTIONS...
+expect() {
+  "$FRAMECHECK" "$@" || failures=$((failures + 1))
+}
+
+# expect_log PATTERN WHAT: the example's output says it
+expect_log() {
+  if grep -q -- "$1" "$CUDACONV_OUT/$name.log"; then
+    echo "ok: the output says $2"
+  else
+    echo "FAIL: the output does not say $2 (no \"$1\")"
+    failures=$((failures + 1))
+  fi
+}
+
+backend_said() {
+  expect_log ": backend: \(CUDA on GPU\|CPU, [0-9]* threads\):" \
+    "which backend ran"
+}
+
+mkdir -p "$CUDACONV_OUT"
+case $name in
+  demo)
+    run "$root/pipelines/demo.sh"
+    backend_said
+    expect_log "frames in .* fps" "the frame rate"
+    expect "$out/source.png" --size 1280x720 --frames 1
+    for f in "$out"/filtered-0{0..4}.png; do
+      # the default gaussian radius 4
+      expect "$f" --size 1280x720 --ref "$out/source.png" --diff 0.5: \
+        --detail-ratio :0.9
+    done
+    ;;
+  blur)
+    kernel=$(pick gaussian box)
+    radius=$((1 + RANDOM % 10))
+    FRAMES=3 run "$root/pipelines/blur.sh" kernel=$kernel radius=$radius
+    backend_said
+    expect "$out/source.png" --size 1280x720
+    for f in "$out"/blur-0{0..2}.png; do
+      expect "$f" --size 1280x720 --ref "$out/source.png" --diff 1: \
+        --detail-ratio :0.85
+    done
+    [[ ! -e $out/blur-03.png ]] || {
+      echo "FAIL: FRAMES=3 wrote a 4th frame"
+      failures=$((failures + 1))
+    }
+    ;;
+  edges)
+    scale=$(pick 0.5 1 1.5 2)
+    FRAMES=15 run "$root/pipelines/edges.sh" "" "$scale"
+    backend_said
+    # MP4 through x264enc, or Matroska where x264enc is missing
+    ext=mp4
+    [[ -e $out/edges.mp4 ]] || ext=mkv
+    video=$out/edges.$ext input=$out/input.$ext
+    # an edge map is dark where the picture is flat
+    expect "$input" --size 1280x720 --frames 15 --mean 100:
+    expect "$video" --size 1280x720 --frames 15 \
+      --ref "$input" --diff 20: --mean :100
+    # a given file, decoded by decodebin: where the encoders can make it,
+    # one with an audio track (to be ignored) and 10-bit 4:4:4 video, which
+    # the filter does not take as it is; otherwise the input above
+    given=$CUDACONV_OUT/edges-444.mp4 size=320x240 frames=20
+    gst-launch-1.0 -q videotestsrc pattern=pinwheel num-buffers=$frames \
+      ! video/x-raw,format=Y444_10LE,width=320,height=240,framerate=30/1 \
+      ! x264enc ! mp4mux name=mux ! filesink location="$given" \
+      audiotestsrc num-buffers=30 ! avenc_aac ! mux. || {
+      echo "$name: cannot make a 10-bit 4:4:4 H.264 file with AAC audio" \
+        "here: using the input above"
+      given=$CUDACONV_OUT/edges-input.$ext size=1280x720 frames=15
+      cp "$input" "$given"
+    }
+    run "$root/pipelines/edges.sh" "$given"
+    video=$(echo "$out"/edges.*)
+    expect "$video" --size $size --frames $frames --ref "$given" --diff 20: \
+      --mean :100
+    ;;
+  sharpen)
+    amount=$(pick 0.5 1 1.5 2 3)
+    radius=$((1 + RANDOM % 3))
+    FRAMES=3 run "$root/pipelines/sharpen.sh" "$amount" "$radius"
+    backend_said
+    for i in 00 01 02; do
+      expect "$out/soft-$i.png" --size 1280x720
+      expect "$out/sharpened-$i.png" --size 1280x720 \
+        --ref "$out/soft-$i.png" --diff 0.5: --detail-ratio 1.03:
+    done
+    ;;
+  emboss)
+    format=$(pick GRAY8 RGBA)
+    FRAMES=2 run "$root/pipelines/emboss.sh" "$format"
+    backend_said
+    expect "$out/source.png" --size 1280x720
+    for f in "$out"/emboss-0{0..1}.png; do
+      # flat areas at offset 128, so the mean is about that
+      expect "$f" --size 1280x720 --ref "$out/source.png" --diff 20: \
+        --mean 115:141
+    done
+    ;;
+  gpu-chain)
+    FRAMES=60 run "$root/pipelines/gpu-chain.sh"
+    expect_log ": backend: CUDA on GPU" "the GPU backend ran"
+    expect_log "fps with CUDA memory" "the frame rates"
+    for f in "$out"/filtered-0{0..4}.png; do
+      expect "$f" --size 1280x720 --ref "$out/source.png" --diff 0.5: \
+        --detail-ratio :0.9
+    done
+    if [[ -e $out/input.mp4 ]]; then
+      expect "$out/nvdec-edges.mp4" --size 1280x720 --frames 60 \
+        --ref "$out/input.mp4" --diff 20: --mean :100
+    fi
+    ;;
+  preview)
+    # no display: a clear message and exit 77
+    status=0
+    env -u DISPLAY -u WAYLAND_DISPLAY "$root/pipelines/preview.sh" \
+      >"$CUDACONV_OUT/preview-nodisplay.log" 2>&1 || status=$?
+    cat "$CUDACONV_OUT/preview-nodisplay.log"
+    if ((status == 77)) &&
+      grep -q "SKIP: no display" "$CUDACONV_OUT/preview-nodisplay.log"; then
+      echo "ok: without a display it says so and exits 77"
+    else
+      echo "FAIL: without a display it exited $status"
+      failures=$((failures + 1))
+    fi
+    run "$root/pipelines/preview.sh" --headless --frames 30 \
+      kernel="$(pick gaussian box sharpen sobel laplacian)"
+    backend_said
+    expect_log "preview: rendered: [1-9][0-9]*, dropped: [0-9]*" \
+      "how many frames fpsdisplaysink rendered"
+    [[ -s $out/fps.txt ]] || {
+      echo "FAIL: no $out/fps.txt"
+      failures=$((failures + 1))
+    }
+    ;;
+  gallery)
+    # the committed picture first: there, readable, the size the script
+    # makes, small enough
+    expect "$root/docs/gallery.png" --size 1920x540 --frames 1 \
+      --max-bytes 1500000
+    run "$root/pipelines/gallery.sh" "$CUDACONV_OUT/gallery.png"
+    backend_said
+    expect "$CUDACONV_OUT/gallery.png" --size 1920x540 --frames 1 \
+      --max-bytes 1500000
+    expect "$out/source.png" --size 480x270
+    for tile in gaussian box motion; do
+      expect "$out/$tile.png" --size 480x270 --ref "$out/source.png" \
+        --diff 1: --detail-ratio :0.85
+    done
+    expect "$out/sharpen.png" --ref "$out/source.png" --diff 1: \
+      --detail-ratio 1.05:
+    for tile in sobel laplacian; do
+      expect "$out/$tile.png" --ref "$out/source.png" --diff 20: --mean :100
+    done
+    expect "$out/emboss.png" --ref "$out/source.png" --diff 20: --mean 115:141
+    # each tile sits in its place in the gallery (only its label differs)
+    i=0
+    for tile in source gaussian box sharpen sobel laplacian emboss motion; do
+      expect "$CUDACONV_OUT/gallery.png" \
+        --crop $((i % 4 * 480)),$((i / 4 * 270)),480,270 \
+        --ref "$out/$tile.png" --diff :8
+      i=$((i + 1))
+    done
+    ;;
+  embed-c | embed-py)
+    pattern=$(pick smpte smpte75 pinwheel spokes ball snow circular)
+    size=$((25 + RANDOM % 400))x$((25 + RANDOM % 300))
+    args=(--pattern "$pattern" --size "$size" --out "$out")
+    rm -rf "$out"
+    if [[ $name == embed-c ]]; then
+      run "$EMBED_C" "${args[@]}"
+    else
+      [[ -n ${EMBED_PY_PYTHON:-} ]] || {
+        echo "$name: SKIP: no Python 3 with gi (install python3-gi," \
+          "gir1.2-gstreamer-1.0 and gir1.2-gst-plugins-base-1.0)"
+        exit 77
+      }
+      run "$EMBED_PY_PYTHON" "$root/pipelines/embed/embed.py" "${args[@]}"
+    fi
+    expect_log "PASS: " "all its own checks passed"
+    expect_log "backend: " "which backend ran"
+    expect "$out/00-source.png" --size "$size"
+    for step in 01-gaussian-2 02-gaussian-6 03-box-6 06-sigma-peak; do
+      expect "$out/$step.png" --size "$size" --ref "$out/00-source.png" \
+        --diff 0.1: --detail-ratio :0.95
+    done
+    expect "$out/04-sharpen-2.png" --size "$size" --ref "$out/00-source.png" \
+      --detail-ratio 1.0:
+    ;;
+  *)
+    echo "check.sh: unknown example $name" >&2
+    exit 2
+    ;;
+esac
+
+if ((failures)); then
+  echo "$name: FAIL: $failures checks failed"
+  exit 1
+fi
+echo "$name: PASS"
