@@ -119,8 +119,8 @@ cudaconv_cuda_compiled (void)
 }
 
 /* Makes the instance's context current as the context rule says. */
-static CudaConvStatus
-enter (const CudaConvCuda * cuda, CudaConvError * err)
+CudaConvStatus
+cc_enter (const CudaConvCuda * cuda, CudaConvError * err)
 {
   if (cuda->set_device)
     CC_TRY (cudaSetDevice (cuda->device));
@@ -219,7 +219,7 @@ cudaconv_cuda_free (CudaConvCuda * cuda)
   if (cuda == NULL)
     return;
   /* teardown errors (e.g. a context already lost) have no one to go to */
-  enter (cuda, &ignored);
+  cc_enter (cuda, &ignored);
   if (cuda->stream != NULL) {
     cudaStreamSynchronize (cuda->stream);
     cudaStreamDestroy (cuda->stream);
@@ -252,8 +252,8 @@ cudaconv_cuda_device_name (const CudaConvCuda * cuda)
 
 /* ---------------------------------------------------------------- running */
 
-static CudaConvStatus
-check_run_args (const CudaConvCuda * cuda, const CudaConvPlan * plan,
+CudaConvStatus
+cc_check_run_args (const CudaConvCuda * cuda, const CudaConvPlan * plan,
     const CudaConvImage * src, const CudaConvImage * dst,
     CudaConvError * err)
 {
@@ -286,11 +286,11 @@ cudaconv_cuda_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
     const CudaConvImage * src, const CudaConvImage * dst,
     const CudaConvChannelMap * map, void *stream, CudaConvError * err)
 {
-  CudaConvStatus s = check_run_args (cuda, plan, src, dst, err);
+  CudaConvStatus s = cc_check_run_args (cuda, plan, src, dst, err);
 
   if (s != CUDACONV_OK)
     return s;
-  if ((s = enter (cuda, err)) != CUDACONV_OK)
+  if ((s = cc_enter (cuda, err)) != CUDACONV_OK)
     return s;
   return cc_schedule_run (cuda, plan, src, dst, map,
       stream != NULL ? (cudaStream_t) stream : cuda->stream, err);
@@ -304,82 +304,9 @@ cudaconv_cuda_sync (CudaConvCuda * cuda, void *stream, CudaConvError * err)
   if (cuda == NULL)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
         "no GPU backend instance");
-  if ((s = enter (cuda, err)) != CUDACONV_OK)
+  if ((s = cc_enter (cuda, err)) != CUDACONV_OK)
     return s;
   CC_TRY (cudaStreamSynchronize (stream != NULL ? (cudaStream_t) stream :
           cuda->stream));
-  return CUDACONV_OK;
-}
-
-/* Grows the host-path buffers to hold two planes of bytes each. */
-static CudaConvStatus
-host_buffers (CudaConvCuda * cuda, size_t bytes, CudaConvError * err)
-{
-  if (bytes > cuda->pinned_bytes) {
-    if (cuda->pinned_in != NULL)
-      CC_TRY (cudaFreeHost (cuda->pinned_in));
-    if (cuda->pinned_out != NULL)
-      CC_TRY (cudaFreeHost (cuda->pinned_out));
-    cuda->pinned_in = cuda->pinned_out = NULL;
-    cuda->pinned_bytes = 0;
-    CC_TRY (cudaMallocHost ((void **) &cuda->pinned_in, bytes));
-    CC_TRY (cudaMallocHost ((void **) &cuda->pinned_out, bytes));
-    cuda->pinned_bytes = bytes;
-  }
-  if (bytes > cuda->dev_bytes) {
-    if (cuda->dev_in != NULL)
-      CC_TRY (cudaFree (cuda->dev_in));
-    if (cuda->dev_out != NULL)
-      CC_TRY (cudaFree (cuda->dev_out));
-    cuda->dev_in = cuda->dev_out = NULL;
-    cuda->dev_bytes = 0;
-    CC_TRY (cudaMalloc ((void **) &cuda->dev_in, bytes));
-    CC_TRY (cudaMalloc ((void **) &cuda->dev_out, bytes));
-    cuda->dev_bytes = bytes;
-  }
-  return CUDACONV_OK;
-}
-
-CudaConvStatus
-cudaconv_cuda_run_host (CudaConvCuda * cuda, const CudaConvPlan * plan,
-    const CudaConvImage * src, const CudaConvImage * dst,
-    const CudaConvChannelMap * map, CudaConvError * err)
-{
-  CudaConvImage dsrc, ddst;
-  size_t row, pitch, bytes;
-  CudaConvStatus s = check_run_args (cuda, plan, src, dst, err);
-
-  if (s != CUDACONV_OK)
-    return s;
-  if ((s = enter (cuda, err)) != CUDACONV_OK)
-    return s;
-  row = (size_t) src->width * src->channels * cudaconv_sample_size (src->type);
-  pitch = (row + 255) & ~(size_t) 255;  /* aligned rows: vector paths */
-  bytes = pitch * src->height;
-  if ((s = host_buffers (cuda, bytes, err)) != CUDACONV_OK)
-    return s;
-
-  for (int y = 0; y < src->height; y++)
-    memcpy (cuda->pinned_in + y * pitch,
-        (const unsigned char *) src->data + y * src->stride, row);
-  dsrc = *src;
-  dsrc.data = cuda->dev_in;
-  dsrc.stride = pitch;
-  ddst = *dst;
-  ddst.data = cuda->dev_out;
-  ddst.stride = pitch;
-  CC_TRY (cudaMemcpyAsync (cuda->dev_in, cuda->pinned_in, bytes,
-          cudaMemcpyHostToDevice, cuda->stream));
-  s = cc_schedule_run (cuda, plan, &dsrc, &ddst, map, cuda->stream, err);
-  if (s != CUDACONV_OK) {
-    cudaStreamSynchronize (cuda->stream);
-    return s;
-  }
-  CC_TRY (cudaMemcpyAsync (cuda->pinned_out, cuda->dev_out, bytes,
-          cudaMemcpyDeviceToHost, cuda->stream));
-  CC_TRY (cudaStreamSynchronize (cuda->stream));
-  for (int y = 0; y < dst->height; y++)
-    memcpy ((unsigned char *) dst->data + y * dst->stride,
-        cuda->pinned_out + y * pitch, row);
   return CUDACONV_OK;
 }

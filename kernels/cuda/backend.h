@@ -40,13 +40,16 @@ struct CudaConvCuda
   float *consts_host;           /* what consts holds (to skip re-uploads) */
   size_t consts_count;
 
-  /* cudaconv_cuda_run_host: pinned staging and device planes, grown */
+  /* cudaconv_cuda_run_transfer (transfer.cu): pinned staging and device
+   * planes, grown when a larger frame comes */
   unsigned char *pinned_in;
+  size_t pinned_in_bytes;
   unsigned char *pinned_out;
-  size_t pinned_bytes;
+  size_t pinned_out_bytes;
   unsigned char *dev_in;
+  size_t dev_in_bytes;
   unsigned char *dev_out;
-  size_t dev_bytes;
+  size_t dev_out_bytes;
 };
 
 #ifdef __cplusplus
@@ -70,6 +73,14 @@ CudaConvStatus cc_buffer_release (CcDeviceBuffer * buf, cudaStream_t stream,
  * after the launches that read it). */
 CudaConvStatus cc_consts_upload (CudaConvCuda * cuda, const float *host,
     size_t n, cudaStream_t stream, const float **dev, CudaConvError * err);
+
+/* Applies the context rule (backend.cu) at an entry point. */
+CudaConvStatus cc_enter (const CudaConvCuda * cuda, CudaConvError * err);
+
+/* Checks an entry point's instance, plan and image pair. */
+CudaConvStatus cc_check_run_args (const CudaConvCuda * cuda,
+    const CudaConvPlan * plan, const CudaConvImage * src,
+    const CudaConvImage * dst, CudaConvError * err);
 
 /* The planner (schedule.cu): validated images in device memory. */
 CudaConvStatus cc_schedule_run (CudaConvCuda * cuda,
