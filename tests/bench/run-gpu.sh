@@ -22,6 +22,10 @@
 # (a test that skips, exit 77, counts: a GPU was expected here), 0 otherwise.
 # The whole run stays within about 9 minutes: each step gets at most its own
 # limit and never eats the time reserved for the steps after it.
+# STEPS selects what runs (default "tests sanitizers element bench"): the
+# device tool's 10-minute calls can take the tests and the benchmarks apart.
+# At the end $OUT/logs is packed into $OUT/logs.tar.gz (the device tool
+# brings back at most 8 files).
 
 set -u
 
@@ -39,6 +43,9 @@ ELEMENT_BENCH_MAX_S=120        # the element benchmark
 ELEMENT_BENCH_RESERVE_S=60     # kept free for it until it runs
 MIN_STEP_S=10                  # less than this left: the step is not run
 SANITIZER_ERROR_EXIT=86        # compute-sanitizer's exit status on findings
+
+STEPS=${STEPS:-tests sanitizers element bench}
+wants() { [[ " $STEPS " == *" $1 "* ]]; }
 
 start=$(date +%s)
 deadline=$((start + TOTAL_S))
@@ -155,7 +162,10 @@ if ((n_gpu == 0)); then
 fi
 
 # 1 and 2: the GPU test programs, plain then under each sanitizer tool
-for mode in plain memcheck racecheck initcheck; do
+modes=()
+wants tests && modes+=(plain)
+wants sanitizers && modes+=(memcheck racecheck initcheck)
+for mode in "${modes[@]}"; do
   for line in "${tests[@]}"; do
     IFS=$'\t' read -r kind name workdir env cmd <<< "$line"
     [[ $kind == gpu ]] || continue
@@ -183,6 +193,7 @@ for mode in plain memcheck racecheck initcheck; do
 done
 
 # 3: the element tests, on the GPU backend
+wants element || tests=()
 for line in "${tests[@]}"; do
   IFS=$'\t' read -r kind name workdir env cmd <<< "$line"
   [[ $kind == element ]] || continue
@@ -194,7 +205,9 @@ done
 
 # 4: the element benchmark
 element_bench=$BUILD/tests/bench/bench-element
-if [[ -x $element_bench ]]; then
+if ! wants bench; then
+  :
+elif [[ -x $element_bench ]]; then
   run_step "bench-element" $ELEMENT_BENCH_MAX_S $BENCH_RESERVE_S \
     "$LOGS/bench-element.log" \
     "$(printf %q "$PWD/$element_bench") --json \
@@ -208,7 +221,9 @@ fi
 # 5: the benchmark (its JSON is rewritten after every case, so a timeout
 # still leaves the cases done so far)
 bench=$BUILD/tests/bench/cudaconv-bench
-if [[ -x $bench ]]; then
+if ! wants bench; then
+  :
+elif [[ -x $bench ]]; then
   run_step "bench" $BENCH_MAX_S 0 "$LOGS/bench.log" \
     "$(printf %q "$PWD/$bench") --json $(printf %q "$OUT/bench.json")"
 else
@@ -239,4 +254,5 @@ if [[ -n $first ]]; then
   tail -n "+$first" "$LOGS/bench.log" | grep -v '^# exit status' |
     tee "$OUT/bench.txt"
 fi
+tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$LOGS"
 exit $((failures > 0))
