@@ -14,6 +14,9 @@
 #include "stressutil.h"
 
 #include <stdlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <unistd.h>
 
@@ -91,6 +94,18 @@ su_rss_kib (void)
   g_free (text);
   fail_unless (pages >= 0, "malformed /proc/self/statm");
   return pages * (sysconf (_SC_PAGESIZE) / 1024);
+}
+
+gint64
+su_heap_bytes (void)
+{
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
+  struct mallinfo2 m = mallinfo2 ();
+
+  return (gint64) (m.uordblks + m.hblkhd);
+#else
+  return -1;
+#endif
 }
 
 gint
@@ -209,14 +224,15 @@ su_live_objects_mark (void)
     g_hash_table_insert (marked, g_strdup (key), value);
 }
 
-void
-su_live_objects_print_new (void)
+gint
+su_live_objects_grown (void)
 {
   GHashTableIter iter;
   gpointer key, value;
+  gint grown = 0;
 
   if (!take_checkpoint () || marked == NULL)
-    return;
+    return -1;
   g_hash_table_iter_init (&iter, net_by_type);
   while (g_hash_table_iter_next (&iter, &key, &value)) {
     gint before = GPOINTER_TO_INT (g_hash_table_lookup (marked, key));
@@ -225,7 +241,10 @@ su_live_objects_print_new (void)
     if (now != before)
       printf ("  %s: %+d alive since the mark\n", (const gchar *) key,
           now - before);
+    if (now > before)
+      grown += now - before;
   }
+  return grown;
 }
 
 /* ------------------------------------------------------------ GPU memory */

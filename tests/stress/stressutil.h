@@ -40,6 +40,11 @@ gint64 su_env_int (const gchar * name, gint64 fallback);
 /* Resident set size of this process in KiB (/proc/self/statm). */
 gint64 su_rss_kib (void);
 
+/* Bytes the C heap has handed out and not taken back (glibc's mallinfo2:
+ * every arena and mmapped chunks), or -1 elsewhere.  Unlike the RSS it
+ * does not hide small leaks in pages that are resident anyway. */
+gint64 su_heap_bytes (void);
+
 /* Open file descriptors of this process (/proc/self/fd). */
 gint su_fd_count (void);
 
@@ -47,15 +52,18 @@ gint su_fd_count (void);
  * Keeps any tracers already asked for. */
 void su_enable_leaks_tracer (void);
 
-/* GstObjects and GstMiniObjects alive now, as the leaks tracer counts
- * them; -1 when it is not active. */
+/* GstObjects and GstMiniObjects created minus those destroyed since the
+ * first call (the leaks tracer's activity tracking), or -1 when the tracer
+ * is not active.  Also drains the tracer's bookkeeping: call it now and
+ * then in long loops, or the tracer's own memory grows. */
 gint su_live_objects (void);
 
-/* Prints the types of the live objects, for a failure message: those
- * counted by su_live_objects that were not alive at the last call of
- * su_live_objects_mark. */
+/* Remembers the live objects by type; su_live_objects_grown then returns
+ * how many more objects of some type are alive than at the mark (the sum
+ * over the types whose count grew; types that shrank do not offset it),
+ * printing each such type.  -1 when the tracer is not active. */
 void su_live_objects_mark (void);
-void su_live_objects_print_new (void);
+gint su_live_objects_grown (void);
 
 /* GPU memory in use on the current device in KiB (total - free), or -1
  * when the build has no GPU backend or no GPU is usable. */
