@@ -78,6 +78,24 @@ su_env_int (const gchar * name, gint64 fallback)
   return v;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+gboolean
+su_under_asan (void)
+{
+#ifdef UNDER_ASAN
+  return TRUE;
+#else
+  return FALSE;
+#endif
+}
+
 gint64
 su_rss_kib (void)
 {
@@ -100,7 +118,11 @@ gint64
 su_heap_bytes (void)
 {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 33)
-  struct mallinfo2 m = mallinfo2 ();
+  struct mallinfo2 m;
+
+  if (su_under_asan ())
+    return -1;
+  m = mallinfo2 ();
 
   return (gint64) (m.uordblks + m.hblkhd);
 #else

@@ -37,12 +37,18 @@ gdouble su_tolerance (void);
  * fails the test. */
 gint64 su_env_int (const gchar * name, gint64 fallback);
 
+/* Whether this program was built with AddressSanitizer: its quarantine
+ * keeps freed memory resident and it has its own allocator, so resident
+ * memory and heap figures say nothing about leaks (LeakSanitizer does). */
+gboolean su_under_asan (void);
+
 /* Resident set size of this process in KiB (/proc/self/statm). */
 gint64 su_rss_kib (void);
 
 /* Bytes the C heap has handed out and not taken back (glibc's mallinfo2:
  * every arena and mmapped chunks), or -1 elsewhere.  Unlike the RSS it
- * does not hide small leaks in pages that are resident anyway. */
+ * does not hide small leaks in pages that are resident anyway.  -1 under
+ * AddressSanitizer too. */
 gint64 su_heap_bytes (void);
 
 /* Open file descriptors of this process (/proc/self/fd). */

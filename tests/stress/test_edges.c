@@ -195,9 +195,9 @@ set_known_value (GstElement * e, const gchar * name)
 }
 
 /* One text through gst_util_set_object_arg: an accepted value must read
- * back as parsed, a refused one must leave the value alone with exactly
- * one warning when the text parses (GStreamer drops unparseable text
- * silently there; the launch-line check below covers those). */
+ * back as parsed, a refused one that parses must leave the value alone
+ * with exactly one warning (GStreamer drops unparseable text silently
+ * there; the launch-line check below covers those). */
 static void
 check_set_object_arg (const StringCase * c)
 {
@@ -212,8 +212,12 @@ check_set_object_arg (const StringCase * c)
     fail_unless (parsed != NULL, "%s=\"%s\" should parse", c->property,
         c->text);
 
+  /* text that does not parse never reaches the element, and GStreamer
+   * 1.22 leaks the value it initialised for it (the sanitizer build
+   * reports it): only the launch line gets such text */
   ec_expect_warnings_begin (".*");
-  gst_util_set_object_arg (G_OBJECT (e), c->property, c->text);
+  if (parsed != NULL)
+    gst_util_set_object_arg (G_OBJECT (e), c->property, c->text);
   n_warnings = ec_expect_warnings_end ();
   after = property_text (e, c->property);
 
