@@ -1,0 +1,385 @@
+/* gst-cudaconv: live property changes racing the streaming thread
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* A thread changes kernel, radius, sigma and border about every
+ * millisecond while frames stream through the element.  The values come
+ * from small sets, so every combination's output for every input frame is
+ * computed beforehand with the library; each output frame must equal one
+ * of them: one consistent parameter set per frame, never a frame filtered
+ * half with one and half with another, never a plane left unwritten (the
+ * output pool poisons its buffers).
+ *
+ *   one instance    CUDACONV_STRESS_FRAMES frames (default 10,000), a
+ *                   change every CUDACONV_STRESS_CHANGE_US microseconds
+ *                   (default 1000)
+ *   eight at once   each in its own streaming thread with its own changer,
+ *                   CUDACONV_STRESS_FRAMES / 4 frames each
+ *
+ * Frames are small (I420 24x16: three planes, chroma with its own radius
+ * rule) to keep the run short.  Backend: CUDACONV_TEST_BACKEND. */
+
+#include "stressutil.h"
+
+#include <string.h>
+
+#define WIDTH 24
+#define HEIGHT 16
+#define N_INPUTS 8
+#define N_INSTANCES 8
+/* the streaming thread waits for a change at least this often, so the
+ * changes really interleave with the frames whatever the speeds */
+#define FRAMES_PER_CHANGE 200
+
+static TuRng rng;
+
+/* The values each property takes. */
+static const CudaConvKind kinds[] = { CUDACONV_KIND_GAUSSIAN,
+  CUDACONV_KIND_BOX
+};
+static const gint radii[] = { 1, 3 };
+static const gdouble sigmas[] = { 0.0, 2.0 };
+
+static const CudaConvBorder borders[] = { CUDACONV_BORDER_REFLECT_101,
+  CUDACONV_BORDER_CONSTANT
+};
+
+#define N_COMBOS 16
+
+static void
+combo_params (guint combo, EcParams * params)
+{
+  ec_params_init (params, kinds[combo & 1]);
+  params->radius = radii[(combo >> 1) & 1];
+  params->sigma = sigmas[(combo >> 2) & 1];
+  params->border = borders[(combo >> 3) & 1];
+}
+
+/* --------------------------------------------------------- references */
+
+typedef struct
+{
+  GstBuffer *input;
+  /* the expected planes of each combination */
+  TuImage want[N_COMBOS][3];
+} Reference;
+
+static const EcFormat *format;
+static Reference references[N_INPUTS];
+
+static void
+references_build (void)
+{
+  guint i, k, p;
+
+  format = ec_format_find ("I420");
+  for (i = 0; i < N_INPUTS; i++) {
+    references[i].input = ec_make_input (format, WIDTH, HEIGHT, &rng);
+    for (k = 0; k < N_COMBOS; k++) {
+      EcParams params;
+
+      combo_params (k, &params);
+      for (p = 0; p < 3; p++)
+        fail_unless (ec_reference_plane (format, p, &params, WIDTH, HEIGHT,
+                references[i].input, &references[i].want[k][p]));
+    }
+  }
+}
+
+static void
+references_free (void)
+{
+  guint i, k, p;
+
+  for (i = 0; i < N_INPUTS; i++) {
+    for (k = 0; k < N_COMBOS; k++)
+      for (p = 0; p < 3; p++)
+        tu_image_free (&references[i].want[k][p]);
+    gst_buffer_unref (references[i].input);
+  }
+}
+
+/* Whether plane p of frame equals want within tol, silently. */
+static gboolean
+plane_matches (GstVideoFrame * frame, guint p, const TuImage * want,
+    gdouble tol)
+{
+  CudaConvImage got = want->view;
+  gint x, y;
+
+  got.data = GST_VIDEO_FRAME_PLANE_DATA (frame, p);
+  got.stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, p);
+  for (y = 0; y < got.height; y++) {
+    const guint8 *g = (const guint8 *) got.data + y * got.stride;
+    const guint8 *w = (const guint8 *) want->view.data + y * want->view.stride;
+
+    if (tol == 0) {
+      if (memcmp (g, w, got.width) != 0)
+        return FALSE;
+      continue;
+    }
+    for (x = 0; x < got.width; x++)
+      if (ABS ((gint) g[x] - (gint) w[x]) > tol)
+        return FALSE;
+  }
+  return TRUE;
+}
+
+/* The combination out equals for input i, or -1. */
+static gint
+matching_combo (GstBuffer * out, guint i, gdouble tol)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  gint k, found = -1;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, WIDTH, HEIGHT);
+  if (!gst_video_frame_map (&frame, &info, out, GST_MAP_READ))
+    return -1;
+  for (k = 0; k < N_COMBOS && found < 0; k++) {
+    if (plane_matches (&frame, 0, &references[i].want[k][0], tol) &&
+        plane_matches (&frame, 1, &references[i].want[k][1], tol) &&
+        plane_matches (&frame, 2, &references[i].want[k][2], tol))
+      found = k;
+  }
+  gst_video_frame_unmap (&frame);
+  return found;
+}
+
+/* ------------------------------------------------------------ changer */
+
+typedef struct
+{
+  GstElement *element;
+  guint64 seed;
+  gulong interval_us;
+  gint stop;
+  gint n_changes;
+} Changer;
+
+static gpointer
+changer_thread (gpointer data)
+{
+  Changer *c = data;
+  TuRng r;
+
+  tu_rng_init (&r, c->seed);
+  while (!g_atomic_int_get (&c->stop)) {
+    switch (tu_rng_int (&r, 0, 3)) {
+      case 0:
+        g_object_set (c->element, "kernel", (gint) kinds[tu_rng_int (&r, 0,
+                    1)], NULL);
+        break;
+      case 1:
+        g_object_set (c->element, "radius", radii[tu_rng_int (&r, 0, 1)], NULL);
+        break;
+      case 2:
+        g_object_set (c->element, "sigma", sigmas[tu_rng_int (&r, 0, 1)], NULL);
+        break;
+      default:
+        g_object_set (c->element, "border", (gint) borders[tu_rng_int (&r, 0,
+                    1)], NULL);
+        break;
+    }
+    g_atomic_int_inc (&c->n_changes);
+    if (c->interval_us > 0)
+      g_usleep (c->interval_us);
+  }
+  return NULL;
+}
+
+/* ------------------------------------------------------------ streams */
+
+typedef struct
+{
+  guint index;
+  GstHarness *h;
+  Changer changer;
+  guint n_frames;
+  guint64 seed;
+  TuRng pool_rng;               /* the poisoning pool's, per stream */
+  /* results, read by the main thread once the stream has ended */
+  guint n_checked;
+  guint n_failed;
+  gchar *first_failure;
+  guint seen[N_COMBOS];
+} Stream;
+
+static void
+stream_init (Stream * s, guint index, guint n_frames)
+{
+  GstElement *e = ec_element_new (su_backend ());
+  EcParams params;
+
+  memset (s, 0, sizeof (*s));
+  s->index = index;
+  s->n_frames = n_frames;
+  s->seed = tu_rng_next (&rng);
+  combo_params (0, &params);
+  ec_params_apply (&params, e);
+  tu_rng_init (&s->pool_rng, tu_rng_next (&rng));
+  s->h = ec_harness_wrap (e, &s->pool_rng);
+  gst_object_unref (e);
+  gst_harness_set_src_caps (s->h, ec_caps (format, WIDTH, HEIGHT));
+  s->changer.element = s->h->element;
+  s->changer.seed = tu_rng_next (&rng);
+  s->changer.interval_us = (gulong) su_env_int ("CUDACONV_STRESS_CHANGE_US",
+      1000);
+}
+
+static void
+stream_note_failure (Stream * s, const gchar * text)
+{
+  s->n_failed++;
+  if (s->first_failure == NULL)
+    s->first_failure = g_strdup_printf ("stream %u: %s", s->index, text);
+}
+
+/* The streaming side: pushes n_frames frames, checks each output.  No
+ * check macros here: they must not run outside the main thread. */
+static gpointer
+stream_thread (gpointer data)
+{
+  Stream *s = data;
+  gdouble tol = su_tolerance ();
+  GThread *changer;
+  TuRng r;
+  guint f;
+
+  tu_rng_init (&r, s->seed);
+  changer = g_thread_new ("changer", changer_thread, &s->changer);
+  for (f = 0; f < s->n_frames; f++) {
+    guint i = tu_rng_int (&r, 0, N_INPUTS - 1);
+    GstFlowReturn ret;
+    GstBuffer *out;
+    gint k;
+
+    if (f % FRAMES_PER_CHANGE == 0) {
+      gint before = g_atomic_int_get (&s->changer.n_changes);
+
+      while (g_atomic_int_get (&s->changer.n_changes) == before)
+        g_usleep (100);
+    }
+    ret = gst_harness_push (s->h, gst_buffer_ref (references[i].input));
+    if (ret != GST_FLOW_OK) {
+      gchar *t = g_strdup_printf ("frame %u: push returned %s", f,
+          gst_flow_get_name (ret));
+
+      stream_note_failure (s, t);
+      g_free (t);
+      break;
+    }
+    out = gst_harness_try_pull (s->h);
+    if (out == NULL) {
+      stream_note_failure (s, "no output buffer");
+      break;
+    }
+    k = matching_combo (out, i, tol);
+    if (k < 0) {
+      gchar *t = g_strdup_printf ("frame %u (input %u) equals the output of "
+          "no single parameter set", f, i);
+
+      stream_note_failure (s, t);
+      g_free (t);
+    } else {
+      s->seen[k]++;
+    }
+    s->n_checked++;
+    gst_buffer_unref (out);
+  }
+  g_atomic_int_set (&s->changer.stop, 1);
+  g_thread_join (changer);
+  return NULL;
+}
+
+static void
+stream_report_and_free (Stream * s)
+{
+  GString *hist = g_string_new (NULL);
+  guint k, distinct = 0;
+
+  for (k = 0; k < N_COMBOS; k++) {
+    g_string_append_printf (hist, " %u", s->seen[k]);
+    distinct += s->seen[k] > 0;
+  }
+  g_print ("stream %u: %u frames checked, %u failed, %d property changes; "
+      "frames per parameter set:%s\n", s->index, s->n_checked, s->n_failed,
+      g_atomic_int_get (&s->changer.n_changes), hist->str);
+  g_string_free (hist, TRUE);
+
+  fail_unless (s->n_failed == 0, "%u of %u frames wrong; first: %s",
+      s->n_failed, s->n_checked, s->first_failure);
+  fail_unless_equals_int (s->n_checked, s->n_frames);
+  /* the changes did reach the stream: the test could tell a mix */
+  fail_unless (distinct >= 2, "stream %u: every frame had the same "
+      "parameters", s->index);
+  g_free (s->first_failure);
+  gst_harness_teardown (s->h);
+}
+
+static guint
+n_frames_total (void)
+{
+  return (guint) su_env_int ("CUDACONV_STRESS_FRAMES", 10000);
+}
+
+GST_START_TEST (test_changes_while_streaming)
+{
+  Stream s;
+
+  references_build ();
+  stream_init (&s, 0, n_frames_total ());
+  /* the streaming thread is this one */
+  stream_thread (&s);
+  stream_report_and_free (&s);
+  references_free ();
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_eight_instances)
+{
+  Stream streams[N_INSTANCES];
+  GThread *threads[N_INSTANCES];
+  guint n = MAX (n_frames_total () / 4, FRAMES_PER_CHANGE * 2), i;
+
+  references_build ();
+  for (i = 0; i < N_INSTANCES; i++)
+    stream_init (&streams[i], i, n);
+  for (i = 0; i < N_INSTANCES; i++)
+    threads[i] = g_thread_new ("stream", stream_thread, &streams[i]);
+  for (i = 0; i < N_INSTANCES; i++)
+    g_thread_join (threads[i]);
+  for (i = 0; i < N_INSTANCES; i++)
+    stream_report_and_free (&streams[i]);
+  references_free ();
+}
+
+GST_END_TEST;
+
+static Suite *
+concurrency_suite (void)
+{
+  Suite *s = suite_create ("cudaconvfilter-concurrency");
+  TCase *tc = tcase_create ("concurrency");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_changes_while_streaming);
+  tcase_add_test (tc, test_eight_instances);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  gst_check_init (&argc, &argv);
+  su_backend_from_env ("test_concurrency");
+  ec_init (&rng, "test_concurrency");
+  return gst_check_run_suite (concurrency_suite (),
+      "cudaconvfilter-concurrency", __FILE__);
+}
