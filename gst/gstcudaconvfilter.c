@@ -1093,7 +1093,7 @@ gst_cuda_conv_filter_frame_gpu (GstCudaConvFilter * self,
   return ret;
 }
 
-/* Both frames mapped in system memory (through GstVideoFilter). */
+/* Both frames mapped in system memory. */
 static GstFlowReturn
 gst_cuda_conv_filter_transform_frame (GstVideoFilter * vfilter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
@@ -1132,17 +1132,23 @@ gst_cuda_conv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     in_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, inbuf);
     out_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, outbuf);
   }
-  if (in_memory == CUDACONV_MEMORY_HOST && out_memory == CUDACONV_MEMORY_HOST)
-    return GST_BASE_TRANSFORM_CLASS (parent_class)->transform (trans, inbuf,
-        outbuf);
 
-  /* GST_MAP_CUDA gives device pointers; without it CUDA memory maps to a
-   * host copy (memory of a context the backend is not bound to) */
+  /* Mapped here rather than by GstVideoFilter, which only warns about a
+   * buffer too small for its caps and passes on an output frame nobody
+   * wrote.  GST_MAP_CUDA gives device pointers; without it CUDA memory
+   * maps to a host copy (memory of a context the backend is not bound
+   * to). */
   if (!gst_video_frame_map (&in_frame, &vfilter->in_info, inbuf,
           GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF |
           gst_cuda_conv_gpu_map_flags (in_memory))) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
-        ("cannot map the input frame for reading"));
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
+        ("cannot map the input buffer (%" G_GSIZE_FORMAT " bytes) as a "
+            "%dx%d %s frame (%" G_GSIZE_FORMAT " bytes): too small, or "
+            "its video meta does not fit it", gst_buffer_get_size (inbuf),
+            GST_VIDEO_INFO_WIDTH (&vfilter->in_info),
+            GST_VIDEO_INFO_HEIGHT (&vfilter->in_info),
+            GST_VIDEO_INFO_NAME (&vfilter->in_info),
+            GST_VIDEO_INFO_SIZE (&vfilter->in_info)));
     return GST_FLOW_ERROR;
   }
   if (!gst_video_frame_map (&out_frame, &vfilter->out_info, outbuf,
@@ -1150,12 +1156,16 @@ gst_cuda_conv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
           gst_cuda_conv_gpu_map_flags (out_memory))) {
     gst_video_frame_unmap (&in_frame);
     GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
-        ("cannot map the output frame for writing"));
+        ("cannot map the output buffer (%" G_GSIZE_FORMAT " bytes) for "
+            "writing", gst_buffer_get_size (outbuf)));
     return GST_FLOW_ERROR;
   }
 
-  ret = gst_cuda_conv_filter_frame_gpu (self, &in_frame, in_memory,
-      &out_frame, out_memory);
+  if (in_memory == CUDACONV_MEMORY_HOST && out_memory == CUDACONV_MEMORY_HOST)
+    ret = gst_cuda_conv_filter_transform_frame (vfilter, &in_frame, &out_frame);
+  else
+    ret = gst_cuda_conv_filter_frame_gpu (self, &in_frame, in_memory,
+        &out_frame, out_memory);
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
   return ret;

@@ -169,10 +169,16 @@ plane_desc (const GstCudaConvSettings * s, const PlaneLayout * layout,
     gdouble sigma = s->sigma > 0 ? s->sigma :
         cudaconv_gaussian_sigma_for_radius (s->radius);
 
-    desc->radius_x = s->radius / layout->sub_x;
-    desc->radius_y = s->radius / layout->sub_y;
-    desc->sigma_x = sigma / layout->sub_x;
-    desc->sigma_y = sigma / layout->sub_y;
+    /* only a subsampled axis changes: the other keeps the luma values, so
+     * a derived sigma stays derived (explicitly it could pass the limit) */
+    if (layout->sub_x > 1) {
+      desc->radius_x = s->radius / layout->sub_x;
+      desc->sigma_x = sigma / layout->sub_x;
+    }
+    if (layout->sub_y > 1) {
+      desc->radius_y = s->radius / layout->sub_y;
+      desc->sigma_y = sigma / layout->sub_y;
+    }
   }
 }
 

@@ -46,6 +46,9 @@ extern "C" {
 #define CUDACONV_MAX_SCALE 1000.0
 /* largest |divisor| and |offset| of a custom matrix, and |entry| */
 #define CUDACONV_MAX_MATRIX_VALUE 1.0e6
+/* largest |entry / divisor|: keeps every weighted sum of 255x255 16-bit
+ * samples far inside the float range (a tiny divisor would overflow it) */
+#define CUDACONV_MAX_MATRIX_WEIGHT 1.0e24
 
 /* ---------------------------------------------------------------- errors */
 

@@ -67,6 +67,19 @@ check_radius (const char *name, int r, CudaConvError * err)
       CUDACONV_MAX_RADIUS);
 }
 
+/* The divisor rule: the given one, else the sum of the entries, else 1. */
+static double
+effective_divisor (const CudaConvFilterDesc * desc)
+{
+  double sum = 0;
+
+  if (desc->divisor != 0)
+    return desc->divisor;
+  for (int k = 0; k < desc->matrix_side * desc->matrix_side; k++)
+    sum += desc->matrix[k];
+  return sum != 0 ? sum : 1.0;
+}
+
 static CudaConvStatus
 validate_matrix (const CudaConvFilterDesc * desc, CudaConvError * err)
 {
@@ -93,8 +106,21 @@ validate_matrix (const CudaConvFilterDesc * desc, CudaConvError * err)
       CUDACONV_MAX_MATRIX_VALUE, err);
   if (s != CUDACONV_OK)
     return s;
-  return check_value ("offset", desc->offset, -CUDACONV_MAX_MATRIX_VALUE,
+  s = check_value ("offset", desc->offset, -CUDACONV_MAX_MATRIX_VALUE,
       CUDACONV_MAX_MATRIX_VALUE, err);
+  if (s != CUDACONV_OK)
+    return s;
+  {
+    double largest = 0, divisor = effective_divisor (desc);
+    for (int i = 0; i < side * side; i++)
+      largest = fmax (largest, fabs (desc->matrix[i]));
+    if (largest / fabs (divisor) > CUDACONV_MAX_MATRIX_WEIGHT)
+      return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+          "divisor %g is too small for matrix entries up to %g: an entry "
+          "over the divisor may be at most %g", divisor, largest,
+          CUDACONV_MAX_MATRIX_WEIGHT);
+  }
+  return CUDACONV_OK;
 }
 
 CudaConvStatus
@@ -187,7 +213,10 @@ gaussian_taps (double *taps, int r, double sigma)
   if (sigma <= 0)
     sigma = cudaconv_gaussian_sigma_for_radius (r);
   for (int i = -r; i <= r; i++) {
-    taps[i + r] = exp (-(double) i * i / (2.0 * sigma * sigma));
+    /* i / sigma first: a tiny sigma then gives 1 at the centre and 0
+     * elsewhere, where 2 sigma^2 would underflow to 0/0 */
+    double t = i / sigma;
+    taps[i + r] = exp (-0.5 * t * t);
     sum += taps[i + r];
   }
   for (int i = 0; i < 2 * r + 1; i++)
@@ -261,16 +290,12 @@ plan_custom (const CudaConvFilterDesc * desc, CudaConvError * err)
 {
   int side = desc->matrix_side, r = side / 2, n = side * side;
   const double *m = desc->matrix;
-  double divisor = desc->divisor, sum = 0;
+  double divisor = effective_divisor (desc);
   int uniform = 1, identity = desc->offset == 0;
   CudaConvPlan *plan;
 
-  for (int k = 0; k < n; k++) {
-    sum += m[k];
+  for (int k = 0; k < n; k++)
     uniform &= m[k] == m[0];
-  }
-  if (divisor == 0)
-    divisor = sum != 0 ? sum : 1.0;
   for (int k = 0; k < n; k++)
     identity &= m[k] / divisor == (k == n / 2 ? 1.0 : 0.0);
 

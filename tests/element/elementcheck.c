@@ -181,10 +181,14 @@ ec_expect_plane (const EcFormat * format, guint p, const EcParams * params,
     gdouble luma_sigma = params->sigma > 0 ? params->sigma :
         0.3 * (params->radius - 1) + 0.8;
 
-    d->radius_x = params->radius / spec->sub_x;
-    d->radius_y = params->radius / spec->sub_y;
-    d->sigma_x = luma_sigma / spec->sub_x;
-    d->sigma_y = luma_sigma / spec->sub_y;
+    if (spec->sub_x > 1) {
+      d->radius_x = params->radius / spec->sub_x;
+      d->sigma_x = luma_sigma / spec->sub_x;
+    }
+    if (spec->sub_y > 1) {
+      d->radius_y = params->radius / spec->sub_y;
+      d->sigma_y = luma_sigma / spec->sub_y;
+    }
   }
 
   cudaconv_channel_map_init (&e->map);

@@ -219,9 +219,20 @@ desc_is_valid (const CudaConvFilterDesc * d)
         if (!in_range (d->matrix[k], -CUDACONV_MAX_MATRIX_VALUE,
                 CUDACONV_MAX_MATRIX_VALUE))
           return 0;
-      return in_range (d->divisor, -CUDACONV_MAX_MATRIX_VALUE,
-          CUDACONV_MAX_MATRIX_VALUE) && in_range (d->offset,
-          -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE);
+      if (!in_range (d->divisor, -CUDACONV_MAX_MATRIX_VALUE,
+              CUDACONV_MAX_MATRIX_VALUE) || !in_range (d->offset,
+              -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE))
+        return 0;
+      {
+        /* entries over the divisor (0: the sum, or 1) stay in range */
+        double largest = 0, sum = 0, divisor;
+        for (int k = 0; k < d->matrix_side * d->matrix_side; k++) {
+          largest = fmax (largest, fabs (d->matrix[k]));
+          sum += d->matrix[k];
+        }
+        divisor = d->divisor != 0 ? d->divisor : sum != 0 ? sum : 1;
+        return largest / fabs (divisor) <= CUDACONV_MAX_MATRIX_WEIGHT;
+      }
   }
   return 0;
 }
@@ -321,37 +332,6 @@ terms (const CudaConvPlan * p)
       return nx * ny + 2;
     default:
       return 12;
-  }
-}
-
-/* ------------------------------------------------------- open defects */
-
-/* Steers clear of the open defects (tests/stress/test_defects.c has a
- * failing test for each), so that the fuzzer finds new ones instead of
- * the same one again.  Delete each case once its defect is fixed. */
-static void
-avoid_known_defects (CudaConvFilterDesc * d)
-{
-  /* "tiny-sigma": 0 < sigma < ~2e-162 makes 2 sigma^2 underflow to 0 and
-   * the centre tap 0/0 = NaN */
-  if (d->sigma_x > 0 && d->sigma_x < 1e-150)
-    d->sigma_x = 1e-150;
-  if (d->sigma_y > 0 && d->sigma_y < 1e-150)
-    d->sigma_y = 1e-150;
-
-  /* "weight-overflow": a matrix entry over the divisor beyond the float
-   * range becomes inf in the backend, and inf x 0 = NaN */
-  if (d->kind == CUDACONV_KIND_CUSTOM && desc_is_valid (d)) {
-    int n = d->matrix_side * d->matrix_side;
-    double largest = 0, sum = 0, divisor;
-
-    for (int k = 0; k < n; k++) {
-      largest = fmax (largest, fabs (d->matrix[k]));
-      sum += d->matrix[k];
-    }
-    divisor = d->divisor != 0 ? d->divisor : sum != 0 ? sum : 1;
-    if (largest / fabs (divisor) > 1e30)
-      d->divisor = 1;
   }
 }
 
@@ -538,8 +518,6 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
     }
     map_used = &map;
   }
-
-  avoid_known_defects (&d);
 
   /* within the naive reference's budget: smaller frames, then radii */
   if (desc_is_valid (&d)) {

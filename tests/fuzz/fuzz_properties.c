@@ -378,20 +378,6 @@ plane_rules (const Format * f, int p, const CudaConvFilterDesc * d,
   }
 }
 
-/* Steers clear of the open defects (tests/stress/test_defects.c has a
- * failing test for each) so that the fuzzer finds new ones; delete each
- * case once its defect is fixed. */
-static const Format *
-avoid_known_defects (const Format * f, const CudaConvFilterDesc * d)
-{
-  /* "y42b-derived-sigma": 4:2:2 chroma gets the luma's derived sigma on
-   * its full-resolution axis, over 1000 from radius 3332 on */
-  if (f->format == GST_VIDEO_FORMAT_Y42B && blurs (d->kind) &&
-      d->kind != CUDACONV_KIND_BOX && d->sigma_x == 0 && d->radius_x > 3331)
-    return &formats[2];         /* I420 */
-  return f;
-}
-
 static CudaConvImage
 plane_view (GstVideoFrame * frame, const Format * f, int p, int w, int h)
 {
@@ -435,7 +421,6 @@ push_frame (FuzzInput * in, GstElement * e)
     return;
   }
   gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
-  f = avoid_known_defects (f, &d);
   for (int p = 0; p < f->n_planes; p++) {
     plane_rules (f, p, &d, &pd[p], &maps[p]);
     plans[p] = cudaconv_plan_new (&pd[p], &err);

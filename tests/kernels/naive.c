@@ -69,7 +69,10 @@ naive_gaussian_weights (double *weights, int radius, double sigma)
   if (sigma == 0)
     sigma = naive_default_sigma (radius);
   for (int i = -radius; i <= radius; i++) {
-    weights[i + radius] = exp (-(double) (i * i) / (2 * sigma * sigma));
+    /* i / sigma first: sigma squared underflows to 0 below 1e-162 */
+    double t = i / sigma;
+
+    weights[i + radius] = exp (-0.5 * t * t);
     total += weights[i + radius];
   }
   for (int i = 0; i <= 2 * radius; i++)

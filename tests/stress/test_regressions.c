@@ -1,4 +1,4 @@
-/* gst-cudaconv: regression tests of open defects (suite 'defects')
+/* gst-cudaconv: regression tests of fixed defects (suite 'stress')
  * Copyright (C) 2026 gst-cudaconv developers
  *
  * This library is free software; you can redistribute it and/or
@@ -7,21 +7,22 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* Each test fails until its defect is fixed; then it moves to the suite it
- * belongs in and the fuzzers' avoid_known_defects() loses its case.
+/* One test per defect found by the hardening work, kept so that none comes
+ * back:
  *
  *  y42b-derived-sigma  gaussian/sharpen on Y42B with sigma 0 and a radius
- *                      over 3331 fail at the first frame: the element gives
+ *                      over 3331 failed at the first frame: the element gave
  *                      the chroma's full-resolution axis the luma's derived
  *                      sigma explicitly, over CUDACONV_MAX_SIGMA
- *  short-buffer        a buffer shorter than its caps leaves the element as
- *                      an output frame that was never written (GstVideoFilter
- *                      only warns and carries on)
+ *  short-buffer        a buffer shorter than its caps left as output a
+ *                      frame that was never written (GstVideoFilter only
+ *                      warns and carries on)
  *  weight-overflow     a custom matrix whose entries over the divisor pass
- *                      the float range (divisor 1e-40) gives NaN, stored as
- *                      0, where the exact result is finite
- *  tiny-sigma          sigma below about 2e-162 makes the centre tap 0/0:
- *                      every output is NaN, stored as 0 (a black frame)
+ *                      the float range (divisor 1e-40) gave NaN, stored as
+ *                      0, where the exact result is finite; such matrices
+ *                      are now refused (CUDACONV_MAX_MATRIX_WEIGHT)
+ *  tiny-sigma          sigma below about 2e-162 made the centre tap 0/0:
+ *                      every output NaN, stored as 0 (a black frame)
  * Found by test_edges (the first), by hand (the second) and by the fuzz
  * targets (the last two, and the first again). */
 
@@ -227,10 +228,10 @@ GST_START_TEST (test_tiny_sigma)
 GST_END_TEST;
 
 static Suite *
-defects_suite (void)
+regressions_suite (void)
 {
-  Suite *s = suite_create ("cudaconvfilter-defects");
-  TCase *tc = tcase_create ("defects");
+  Suite *s = suite_create ("cudaconvfilter-regressions");
+  TCase *tc = tcase_create ("regressions");
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_y42b_derived_sigma);
@@ -244,8 +245,8 @@ int
 main (int argc, char **argv)
 {
   gst_check_init (&argc, &argv);
-  su_backend_from_env ("test_defects");
-  ec_init (&rng, "test_defects");
-  return gst_check_run_suite (defects_suite (), "cudaconvfilter-defects",
-      __FILE__);
+  su_backend_from_env ("test_regressions");
+  ec_init (&rng, "test_regressions");
+  return gst_check_run_suite (regressions_suite (),
+      "cudaconvfilter-regressions", __FILE__);
 }
