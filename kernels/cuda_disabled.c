@@ -99,3 +99,11 @@ cudaconv_cuda_host_is_pinned (const void *data)
 {
   return 0;
 }
+
+void
+cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown)
+{
+  /* no CUDA steps to fail */
+  (void) fault;
+  (void) countdown;
+}

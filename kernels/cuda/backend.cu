@@ -63,7 +63,7 @@ cc_buffer_acquire (CcDeviceBuffer * buf, size_t bytes, cudaStream_t stream,
       CC_TRY (cudaFree (buf->data));
     buf->data = NULL;
     buf->bytes = 0;
-    CC_TRY (cudaMalloc (&buf->data, bytes));
+    CC_TRY (cc_malloc (&buf->data, bytes));
     buf->bytes = bytes;
   }
   CC_TRY (cudaStreamWaitEvent (stream, buf->last_use, 0));
@@ -157,6 +157,64 @@ cudaconv_cuda_probe (int device_id, CudaConvError * err)
   return select_device (device_id, &device, err);
 }
 
+/* ---------------------------------------------------------- fault hook */
+
+/* The armed fault (a CudaConvFault) and how many matching steps pass
+ * before it strikes: process-wide, so atomics. */
+static int fault_armed;
+static int fault_countdown;
+
+void
+cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown)
+{
+  __atomic_store_n (&fault_countdown, countdown > 0 ? countdown : 0,
+      __ATOMIC_SEQ_CST);
+  __atomic_store_n (&fault_armed, (int) fault, __ATOMIC_SEQ_CST);
+}
+
+int
+cc_fault_strikes (CudaConvFault fault)
+{
+  int armed = (int) fault;
+
+  if (__atomic_load_n (&fault_armed, __ATOMIC_RELAXED) != armed ||
+      __atomic_fetch_sub (&fault_countdown, 1, __ATOMIC_SEQ_CST) > 0)
+    return 0;
+  /* once: the step that disarms it takes the fault */
+  return __atomic_compare_exchange_n (&fault_armed, &armed,
+      (int) CUDACONV_FAULT_NONE, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+cudaError_t
+cc_malloc (void **data, size_t bytes)
+{
+  if (cc_fault_strikes (CUDACONV_FAULT_ALLOC))
+    return cudaErrorMemoryAllocation;
+  return cudaMalloc (data, bytes);
+}
+
+/* CUDACONV_FAULT=alloc|launch[:countdown] */
+static void
+arm_fault_from_environment (void)
+{
+  const char *value = getenv ("CUDACONV_FAULT");
+  const char *colon;
+  CudaConvFault fault;
+
+  if (value == NULL || *value == '\0')
+    return;
+  if (strncmp (value, "alloc", 5) == 0)
+    fault = CUDACONV_FAULT_ALLOC;
+  else if (strncmp (value, "launch", 6) == 0)
+    fault = CUDACONV_FAULT_LAUNCH;
+  else
+    return;
+  colon = strchr (value, ':');
+  cudaconv_cuda_inject_fault (fault, colon != NULL ? atoi (colon + 1) : 0);
+}
+
+/* ------------------------------------------------------------ instances */
+
 static CudaConvStatus
 create_event (cudaEvent_t * ev, CudaConvError * err)
 {
@@ -171,6 +229,7 @@ cudaconv_cuda_new (int device_id, CudaConvError * err)
   struct cudaDeviceProp prop;
   cudaError_t e;
 
+  arm_fault_from_environment ();
   cuda = (CudaConvCuda *) calloc (1, sizeof (CudaConvCuda));
   if (cuda == NULL) {
     cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY, "out of memory");
@@ -223,6 +282,22 @@ cudaconv_cuda_free (CudaConvCuda * cuda)
   if (cuda->stream != NULL) {
     cudaStreamSynchronize (cuda->stream);
     cudaStreamDestroy (cuda->stream);
+  }
+  if (cuda->up_stream != NULL) {
+    cudaStreamSynchronize (cuda->up_stream);
+    cudaStreamDestroy (cuda->up_stream);
+  }
+  if (cuda->down_stream != NULL) {
+    cudaStreamSynchronize (cuda->down_stream);
+    cudaStreamDestroy (cuda->down_stream);
+  }
+  for (int k = 0; k < CC_STRIPES_MAX; k++) {
+    if (cuda->uploaded[k] != NULL)
+      cudaEventDestroy (cuda->uploaded[k]);
+    if (cuda->filtered[k] != NULL)
+      cudaEventDestroy (cuda->filtered[k]);
+    if (cuda->downloaded[k] != NULL)
+      cudaEventDestroy (cuda->downloaded[k]);
   }
   buffer_free (&cuda->scratch);
   buffer_free (&cuda->consts);

@@ -19,6 +19,9 @@
  * streams: every user waits (on the GPU) for the event recorded after the
  * previous user, and records it again after its own work, so uses are
  * ordered whichever streams they run on. */
+/* the most stripes a host -> host frame is cut into (transfer.cu) */
+#define CC_STRIPES_MAX 8
+
 typedef struct
 {
   void *data;
@@ -50,6 +53,14 @@ struct CudaConvCuda
   size_t dev_in_bytes;
   unsigned char *dev_out;
   size_t dev_out_bytes;
+
+  /* striped host -> host runs (transfer.cu): uploads and downloads on
+   * streams of their own, one event per stripe and step, made once */
+  cudaStream_t up_stream;
+  cudaStream_t down_stream;
+  cudaEvent_t uploaded[CC_STRIPES_MAX];
+  cudaEvent_t filtered[CC_STRIPES_MAX];
+  cudaEvent_t downloaded[CC_STRIPES_MAX];
 };
 
 #ifdef __cplusplus
@@ -73,6 +84,11 @@ CudaConvStatus cc_buffer_release (CcDeviceBuffer * buf, cudaStream_t stream,
  * after the launches that read it). */
 CudaConvStatus cc_consts_upload (CudaConvCuda * cuda, const float *host,
     size_t n, cudaStream_t stream, const float **dev, CudaConvError * err);
+
+/* cudaMalloc, or the injected allocation fault (cudaconv_cuda_inject_fault) */
+cudaError_t cc_malloc (void **data, size_t bytes);
+/* Whether the armed fault strikes at this step (once). */
+int cc_fault_strikes (CudaConvFault fault);
 
 /* Applies the context rule (backend.cu) at an entry point. */
 CudaConvStatus cc_enter (const CudaConvCuda * cuda, CudaConvError * err);

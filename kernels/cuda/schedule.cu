@@ -130,6 +130,8 @@ has_fill (const CcOutput * o, int channels)
 static CudaConvStatus
 launched (cudaError_t e, const char *what, CudaConvError * err)
 {
+  if (e == cudaSuccess && cc_fault_strikes (CUDACONV_FAULT_LAUNCH))
+    e = cudaErrorLaunchOutOfResources;  /* the test hook's fault */
   if (e == cudaSuccess)
     return CUDACONV_OK;
   return cc_cuda_error (err, e, what);

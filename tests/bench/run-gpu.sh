@@ -10,9 +10,14 @@
 # Steps, each under its own timeout, none stopping the others:
 #   1. every GPU test program of build-gpu/tests/gpu, plainly;
 #   2. the same with CUDACONV_TEST_QUICK=1 under compute-sanitizer's
-#      memcheck (with leak checking), racecheck and initcheck;
+#      memcheck (with leak checking), racecheck and initcheck, and the
+#      element's CUDA-memory tests under memcheck;
 #   3. the element tests of build-gpu/tests/element, if any, with
 #      CUDACONV_TEST_BACKEND=cuda;
+#   3b. the stress tests of build-gpu/tests/stress on the GPU backend
+#      (CUDACONV_LONGRUN_FRAMES defaults to 20000 here), and the pipeline
+#      scripts whose elements the GStreamer bundle has (demo, blur,
+#      gpu-chain);
 #   4. build-gpu/tests/bench/bench-element --json $OUT/bench-element.json
 #      (the element in pipelines: transfers, CUDA memory, GStreamer's round
 #      trip and CPU blur beside it);
@@ -22,7 +27,8 @@
 # (a test that skips, exit 77, counts: a GPU was expected here), 0 otherwise.
 # The whole run stays within about 9 minutes: each step gets at most its own
 # limit and never eats the time reserved for the steps after it.
-# STEPS selects what runs (default "tests sanitizers element bench"): the
+# STEPS selects what runs (default "tests sanitizers element stress
+# pipelines bench"): the
 # device tool's 10-minute calls can take the tests and the benchmarks apart.
 # At the end $OUT/logs is packed into $OUT/logs.tar.gz (the device tool
 # brings back at most 8 files).
@@ -36,6 +42,8 @@ TOTAL_S=${TOTAL_S:-530}        # the whole script, in seconds
 TEST_MAX_S=120                 # one plain GPU test program
 SANITIZER_MAX_S=150            # one program under one compute-sanitizer tool
 ELEMENT_MAX_S=90               # one element test program
+STRESS_MAX_S=120               # one stress test program or pipeline script
+STRESS_RESERVE_S=60            # kept free for the stress tests
 BENCH_MAX_S=270                # the benchmark
 BENCH_RESERVE_S=200            # kept free for the benchmark until it runs
 ELEMENT_RESERVE_S=60           # kept free for the element tests
@@ -44,8 +52,13 @@ ELEMENT_BENCH_RESERVE_S=60     # kept free for it until it runs
 MIN_STEP_S=10                  # less than this left: the step is not run
 SANITIZER_ERROR_EXIT=86        # compute-sanitizer's exit status on findings
 
-STEPS=${STEPS:-tests sanitizers element bench}
+STEPS=${STEPS:-tests sanitizers element stress pipelines bench}
 wants() { [[ " $STEPS " == *" $1 "* ]]; }
+# no time is kept for a step that will not run
+wants bench || { BENCH_RESERVE_S=0; ELEMENT_BENCH_RESERVE_S=0; }
+wants element || ELEMENT_RESERVE_S=0
+wants stress || wants pipelines || STRESS_RESERVE_S=0
+export CUDACONV_LONGRUN_FRAMES=${CUDACONV_LONGRUN_FRAMES:-20000}
 
 start=$(date +%s)
 deadline=$((start + TOTAL_S))
@@ -105,7 +118,8 @@ run_step() {
 }
 
 # One line per test program of the build: KIND<TAB>NAME<TAB>WORKDIR<TAB>
-# ENV<TAB>COMMAND (ENV and COMMAND shell-quoted), KIND being gpu or element.
+# ENV<TAB>COMMAND (ENV and COMMAND shell-quoted), KIND being gpu, element,
+# stress or pipeline.
 # Meson's own list (meson-info/intro-tests.json) gives each test's command
 # and environment; the bundle's paths are kept over Meson's.  Without it (or
 # without Python) every executable of tests/gpu and tests/element is taken.
@@ -119,8 +133,12 @@ keep = ("PATH", "LD_LIBRARY_PATH", "GST_PLUGIN_SYSTEM_PATH",
         "GST_PLUGIN_SCANNER_1_0", "GST_REGISTRY", "GST_REGISTRY_1_0")
 for t in json.load(open(sys.argv[1])):
     exe = t["cmd"][0]
+    suites = t.get("suite") or []
     kind = ("gpu" if "/tests/gpu/" in exe else
-            "element" if "/tests/element/" in exe else None)
+            "element" if "/tests/element/" in exe else
+            "stress" if any(s.endswith(":stress") for s in suites) else
+            "pipeline" if exe.endswith("/tests/pipelines/check.sh") and
+            t["name"] in ("demo", "blur", "gpu-chain") else None)
     if kind is None:
         continue
     env = " ".join(shlex.quote(f"{k}={v}") for k, v in
@@ -168,11 +186,21 @@ wants sanitizers && modes+=(memcheck racecheck initcheck)
 for mode in "${modes[@]}"; do
   for line in "${tests[@]}"; do
     IFS=$'\t' read -r kind name workdir env cmd <<< "$line"
-    [[ $kind == gpu ]] || continue
+    if [[ $mode != plain ]]; then
+      # the sanitizers run quick mode anyway: gpu-quick would repeat gpu;
+      # memcheck also watches the element moving CUDA memory
+      [[ $kind == gpu && $cmd != *--quick* ]] ||
+        [[ $mode == memcheck && $kind == element &&
+          ($name == transport || $name == formats-cuda) ]] || continue
+      [[ $kind == element ]] && env="$env CUDACONV_TEST_BACKEND=cuda"
+    else
+      [[ $kind == gpu ]] || continue
+    fi
     log=$LOGS/$mode-${name//[^A-Za-z0-9_.-]/_}.log
     if [[ $mode == plain ]]; then
       run_step "gpu: $name" $TEST_MAX_S \
-        $((BENCH_RESERVE_S + ELEMENT_BENCH_RESERVE_S + ELEMENT_RESERVE_S)) \
+        $((BENCH_RESERVE_S + ELEMENT_BENCH_RESERVE_S + ELEMENT_RESERVE_S +
+        STRESS_RESERVE_S)) \
         "$log" "cd $(printf %q "$workdir") && env $env $cmd"
       continue
     fi
@@ -184,7 +212,8 @@ for mode in "${modes[@]}"; do
     extra=""
     [[ $mode == memcheck ]] && extra="--leak-check full"
     run_step "$mode: $name" $SANITIZER_MAX_S \
-      $((BENCH_RESERVE_S + ELEMENT_BENCH_RESERVE_S + ELEMENT_RESERVE_S)) \
+      $((BENCH_RESERVE_S + ELEMENT_BENCH_RESERVE_S + ELEMENT_RESERVE_S +
+        STRESS_RESERVE_S)) \
       "$log" \
       "cd $(printf %q "$workdir") && env $env CUDACONV_TEST_QUICK=1 \
         $(printf %q "$sanitizer") --tool $mode $extra \
@@ -193,12 +222,22 @@ for mode in "${modes[@]}"; do
 done
 
 # 3: the element tests, on the GPU backend
-wants element || tests=()
 for line in "${tests[@]}"; do
   IFS=$'\t' read -r kind name workdir env cmd <<< "$line"
-  [[ $kind == element ]] || continue
+  [[ $kind == element ]] && wants element || continue
   log=$LOGS/element-${name//[^A-Za-z0-9_.-]/_}.log
   run_step "element: $name" $ELEMENT_MAX_S \
+    $((BENCH_RESERVE_S + ELEMENT_BENCH_RESERVE_S + STRESS_RESERVE_S)) "$log" \
+    "cd $(printf %q "$workdir") && env $env CUDACONV_TEST_BACKEND=cuda $cmd"
+done
+
+# 3b: the stress tests on the GPU backend, then the pipeline scripts
+for line in "${tests[@]}"; do
+  IFS=$'\t' read -r kind name workdir env cmd <<< "$line"
+  { [[ $kind == stress ]] && wants stress; } ||
+    { [[ $kind == pipeline ]] && wants pipelines; } || continue
+  log=$LOGS/$kind-${name//[^A-Za-z0-9_.-]/_}.log
+  run_step "$kind: $name" $STRESS_MAX_S \
     $((BENCH_RESERVE_S + ELEMENT_BENCH_RESERVE_S)) "$log" \
     "cd $(printf %q "$workdir") && env $env CUDACONV_TEST_BACKEND=cuda $cmd"
 done

@@ -218,7 +218,9 @@ static const Path paths[] = {
   {"system -> CUDA", "cudaconvfilter name=f backend=cuda ! "
         "video/x-raw(memory:CUDAMemory) ! cudadownload", FALSE, TRUE, TRUE},
   {"CUDA -> system", "cudaupload ! video/x-raw(memory:CUDAMemory) ! "
-        "cudaconvfilter name=f backend=cuda ! video/x-raw", TRUE, FALSE, TRUE},
+        "cudaconvfilter name=f backend=cuda ! capsfilter caps=video/x-raw",
+        TRUE,
+      FALSE, TRUE},
   {"system -> system", "cudaconvfilter name=f backend=cuda", FALSE, FALSE,
       FALSE},
 };

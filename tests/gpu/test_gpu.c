@@ -425,7 +425,8 @@ run_case (Ctx * ctx, Group * group, CaseKind kind, CudaConvBorder border,
       (unsigned long long) ctx->seed, NAME, case_names[kind], f->what,
       tu_border_name (border), fmt->name, channels, w, h, pad_src, pad_dst,
       start_src, start_dst, map_text (map, channels, mbuf, sizeof (mbuf)),
-      host ? " host-memory" : "", stream ? " user-stream" : "");
+      host == 2 ? " pinned-host-memory" : host ? " host-memory" : "",
+      stream ? " user-stream" : "");
 
   tu_image_alloc (&src, w, h, channels, fmt->type, fmt->max_value,
       fmt->shift, pad_src);
@@ -454,6 +455,11 @@ run_case (Ctx * ctx, Group * group, CaseKind kind, CudaConvBorder border,
     goto done;
   }
 
+  if (host == 2 && (!CHECK_CUDA (cudaHostRegister (src.alloc, src.bytes,
+                  cudaHostRegisterDefault)) ||
+          !CHECK_CUDA (cudaHostRegister (got.alloc, got.bytes,
+                  cudaHostRegisterDefault))))
+    goto done;
   if (host) {
     s = cudaconv_cuda_run_host (ctx->cuda, plan, &src.view, &got.view, map,
         &err);
@@ -495,6 +501,12 @@ run_case (Ctx * ctx, Group * group, CaseKind kind, CudaConvBorder border,
   ok = tu_compare (&got.view, &want.view, tol_abs, tol_rel, &inexact, what);
 
 done:
+  if (host == 2) {
+    /* whichever was registered; the others fail harmlessly */
+    cudaHostUnregister (src.alloc);
+    cudaHostUnregister (got.alloc);
+    cudaGetLastError ();
+  }
   group->cases++;
   group->failed += !ok;
   group->inexact += inexact;
@@ -582,6 +594,26 @@ group_host_memory (Ctx * ctx, int quick)
         tu_rng_int (ctx->rng, 1, 4), w, h, 0, 1, NULL);
   }
   group_report ("host-memory", &g);
+}
+
+/* Frames large enough for run_host's striped path (several stripes, each
+ * with its halo) in pageable and pinned memory, every kind and border:
+ * the rows near the cuts must match the unstriped reference. */
+static void
+group_host_stripes (Ctx * ctx, int quick)
+{
+  Group g = { 0 };
+  int index = 0;
+
+  for (int kind = 0; kind < N_CASES; kind++)
+    for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
+      for (int k = 0; k < (quick ? 1 : 2); k++, index++)
+        run_case (ctx, &g, (CaseKind) kind, (CudaConvBorder) b,
+            &formats[tu_rng_int (ctx->rng, 0, N_FORMATS - 1)],
+            tu_rng_int (ctx->rng, 1, 4), tu_rng_int (ctx->rng, 160, 480),
+            tu_rng_int (ctx->rng, 128, quick ? 300 : 700), 0, 1 + index % 2,
+            NULL);
+  group_report ("host-stripes", &g);
 }
 
 static void
@@ -761,6 +793,65 @@ group_bad_arguments (Ctx * ctx)
 }
 
 /* An instance on an explicit device (cudaSetDevice path) and its name. */
+/* The fault hook: an allocation or a launch that fails comes back as an
+ * error with CUDA's text; the instance works again on the next run. */
+static void
+group_injected_faults (Ctx * ctx)
+{
+  static const struct
+  {
+    CudaConvFault fault;
+    CudaConvStatus status;
+    const char *text;
+  } faults[] = {
+    {CUDACONV_FAULT_ALLOC, CUDACONV_ERROR_NO_MEMORY,
+        "cudaErrorMemoryAllocation"},
+    {CUDACONV_FAULT_LAUNCH, CUDACONV_ERROR_CUDA,
+        "cudaErrorLaunchOutOfResources"},
+  };
+  Group g = { 0 };
+
+  for (size_t i = 0; i < sizeof (faults) / sizeof (faults[0]); i++) {
+    CudaConvError err;
+    /* a new instance: its first run allocates */
+    CudaConvCuda *cuda = cudaconv_cuda_new (-1, &err);
+    CudaConvFilterDesc desc;
+    CudaConvPlan *plan;
+    TuImage src, dst;
+    CudaConvStatus s;
+    int ok;
+
+    cudaconv_filter_desc_init (&desc, CUDACONV_KIND_GAUSSIAN);
+    plan = cudaconv_plan_new (&desc, &err);
+    tu_image_alloc (&src, 40, 30, 4, CUDACONV_SAMPLE_U8, 0, 0, 0);
+    tu_image_alloc (&dst, 40, 30, 4, CUDACONV_SAMPLE_U8, 0, 0, 0);
+    tu_image_fill_random (&src, ctx->rng);
+    ok = cuda != NULL && plan != NULL;
+    if (ok) {
+      memset (&err, 0, sizeof (err));
+      cudaconv_cuda_inject_fault (faults[i].fault, 0);
+      s = cudaconv_cuda_run_host (cuda, plan, &src.view, &dst.view, NULL, &err);
+      ok = s == faults[i].status && strstr (err.message, faults[i].text);
+      printf ("  %s: injected fault -> status %d, \"%s\"\n",
+          ok ? "ok" : "FAIL", (int) s, err.message);
+      cudaconv_cuda_inject_fault (CUDACONV_FAULT_NONE, 0);
+      s = cudaconv_cuda_run_host (cuda, plan, &src.view, &dst.view, NULL, &err);
+      if (s != CUDACONV_OK) {
+        printf ("FAIL: the run after the fault: %s\n", err.message);
+        ok = 0;
+      }
+    }
+    g.cases++;
+    g.failed += !ok;
+    tu_check (ctx->tally, ok);
+    tu_image_free (&src);
+    tu_image_free (&dst);
+    cudaconv_plan_free (plan);
+    cudaconv_cuda_free (cuda);
+  }
+  group_report ("injected-faults", &g);
+}
+
 static void
 group_instances (Ctx * ctx)
 {
@@ -835,8 +926,10 @@ main (int argc, char **argv)
   group_bad_arguments (&ctx);
   group_all_ops (&ctx, quick);
   group_host_memory (&ctx, quick);
+  group_host_stripes (&ctx, quick);
   group_user_stream (&ctx);
   group_instances (&ctx);
+  group_injected_faults (&ctx);
   if (!quick)
     group_large (&ctx);
 

@@ -486,6 +486,71 @@ GST_START_TEST (test_cuda_fails_cleanly)
 
 GST_END_TEST;
 
+/* A device allocation or a kernel launch that fails (injected through the
+ * library's test hook, armed by CUDACONV_FAULT when the backend starts)
+ * becomes an error message with CUDA's error text; the pipeline goes to
+ * NULL, and the next one filters correctly. */
+GST_START_TEST (test_injected_gpu_faults)
+{
+  static const struct
+  {
+    const gchar *fault;
+    const gchar *cuda_error;
+  } faults[] = {
+    {"alloc", "cudaErrorMemoryAllocation"},
+    {"launch", "cudaErrorLaunchOutOfResources"},
+  };
+  EcParams params;
+  guint i;
+
+  ec_params_init (&params, CUDACONV_KIND_GAUSSIAN);
+  for (i = 0; i < G_N_ELEMENTS (faults); i++) {
+    Chain c;
+    GstMessage *msg;
+    GError *err = NULL;
+    gchar *debug = NULL;
+    GstSample *sample;
+
+    g_setenv ("CUDACONV_FAULT", faults[i].fault, TRUE);
+    chain_init (&c, "cuda", &params);
+    fail_if (gst_element_set_state (c.pipeline, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE);
+    chain_push (&c, "RGBA", 64, 48);
+    msg = gst_bus_timed_pop_filtered (c.bus, 30 * GST_SECOND,
+        GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
+    fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
+        "injected %s fault: no error message", faults[i].fault);
+    gst_message_parse_error (msg, &err, &debug);
+    g_print ("injected %s fault: %s\n", faults[i].fault, err->message);
+    fail_unless (strstr (err->message, faults[i].cuda_error) != NULL,
+        "injected %s fault: the message lacks %s: %s", faults[i].fault,
+        faults[i].cuda_error, err->message);
+    g_signal_emit_by_name (c.sink, "try-pull-sample", 200 * GST_MSECOND,
+        &sample);
+    fail_unless (sample == NULL, "a frame came out of the fault");
+    g_error_free (err);
+    g_free (debug);
+    gst_message_unref (msg);
+    g_unsetenv ("CUDACONV_FAULT");
+    chain_clear (&c);           /* to NULL, successfully */
+
+    chain_init (&c, "cuda", &params);
+    fail_if (gst_element_set_state (c.pipeline, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_FAILURE);
+    chain_push (&c, "RGBA", 64, 48);
+    chain_eos (&c);
+    sample = chain_pull (&c);
+    fail_unless (sample != NULL, "no frame after the %s fault",
+        faults[i].fault);
+    check_sample (&c, sample, &params, "after the fault");
+    gst_sample_unref (sample);
+    chain_wait_eos (&c, "after the fault");
+    chain_clear (&c);
+  }
+}
+
+GST_END_TEST;
+
 static Suite *
 faults_suite (void)
 {
@@ -501,6 +566,11 @@ faults_suite (void)
     tcase_add_test (tc, test_flush_in_flight);
     tcase_add_test (tc, test_eos_in_flight);
     tcase_add_test (tc, test_stop_in_flight);
+    if (strcmp (su_backend (), "cuda") == 0)
+      tcase_add_test (tc, test_injected_gpu_faults);
+    else
+      g_print ("test_faults: injected GPU faults need "
+          "CUDACONV_TEST_BACKEND=cuda (run on the GPU machine)\n");
   }
   return s;
 }
