@@ -117,9 +117,10 @@ run_step() {
   record "$name" "$status" $(( $(date +%s) - t0 )) "$log"
 }
 
-# One line per test program of the build: KIND<TAB>NAME<TAB>WORKDIR<TAB>
-# ENV<TAB>COMMAND (ENV and COMMAND shell-quoted), KIND being gpu, element,
-# stress or pipeline.
+# One line per test program of the build: KIND, NAME, WORKDIR, ENV and
+# COMMAND separated by \x1f (not tabs: read merges empty tab-separated
+# fields), ENV and COMMAND shell-quoted, KIND being gpu, element, stress or
+# pipeline.
 # Meson's own list (meson-info/intro-tests.json) gives each test's command
 # and environment; the bundle's paths are kept over Meson's.  Without it (or
 # without Python) every executable of tests/gpu and tests/element is taken.
@@ -144,7 +145,7 @@ for t in json.load(open(sys.argv[1])):
     env = " ".join(shlex.quote(f"{k}={v}") for k, v in
                    sorted((t.get("env") or {}).items()) if k not in keep)
     cmd = " ".join(shlex.quote(a) for a in t["cmd"])
-    print("\t".join([kind, t["name"], t.get("workdir") or os.getcwd(),
+    print("\x1f".join([kind, t["name"], t.get("workdir") or os.getcwd(),
                      env, cmd]))
 PY
   else
@@ -152,7 +153,7 @@ PY
     for kind in gpu element; do
       for exe in "$BUILD"/tests/$kind/*; do
         [[ -f $exe && -x $exe ]] || continue
-        printf '%s\t%s\t%s\t%s\t%s\n' "$kind" "$(basename "$exe")" "$PWD" \
+        printf '%s\x1f%s\x1f%s\x1f%s\x1f%s\n' "$kind" "$(basename "$exe")" "$PWD" \
           "CK_FORK=no" "$(printf %q "$PWD/$exe")"
       done
     done
@@ -173,7 +174,7 @@ fi
 
 mapfile -t tests < <(list_tests)
 n_gpu=0
-for line in "${tests[@]}"; do [[ $line == gpu$'\t'* ]] && n_gpu=$((n_gpu + 1)); done
+for line in "${tests[@]}"; do [[ $line == gpu$'\x1f'* ]] && n_gpu=$((n_gpu + 1)); done
 if ((n_gpu == 0)); then
   echo "no GPU test program found in $BUILD/tests/gpu" > "$LOGS/gpu-tests.log"
   record "gpu tests" "MISSING" 0 "$LOGS/gpu-tests.log"
@@ -185,7 +186,7 @@ wants tests && modes+=(plain)
 wants sanitizers && modes+=(memcheck racecheck initcheck)
 for mode in "${modes[@]}"; do
   for line in "${tests[@]}"; do
-    IFS=$'\t' read -r kind name workdir env cmd <<< "$line"
+    IFS=$'\x1f' read -r kind name workdir env cmd <<< "$line"
     if [[ $mode != plain ]]; then
       # the sanitizers run quick mode anyway: gpu-quick would repeat gpu;
       # memcheck also watches the element moving CUDA memory
@@ -223,7 +224,7 @@ done
 
 # 3: the element tests, on the GPU backend
 for line in "${tests[@]}"; do
-  IFS=$'\t' read -r kind name workdir env cmd <<< "$line"
+  IFS=$'\x1f' read -r kind name workdir env cmd <<< "$line"
   [[ $kind == element ]] && wants element || continue
   log=$LOGS/element-${name//[^A-Za-z0-9_.-]/_}.log
   run_step "element: $name" $ELEMENT_MAX_S \
@@ -233,7 +234,7 @@ done
 
 # 3b: the stress tests on the GPU backend, then the pipeline scripts
 for line in "${tests[@]}"; do
-  IFS=$'\t' read -r kind name workdir env cmd <<< "$line"
+  IFS=$'\x1f' read -r kind name workdir env cmd <<< "$line"
   { [[ $kind == stress ]] && wants stress; } ||
     { [[ $kind == pipeline ]] && wants pipelines; } || continue
   log=$LOGS/$kind-${name//[^A-Za-z0-9_.-]/_}.log

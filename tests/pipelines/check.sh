@@ -63,7 +63,7 @@ expect_log() {
 }
 
 backend_said() {
-  expect_log ": backend: \(CUDA on GPU\|CPU, [0-9]* threads\):" \
+  expect_log ": backend: \(CUDA on GPU [0-9]* (.*)\|CPU, [0-9]* threads\):" \
     "which backend ran"
 }
 
