@@ -605,6 +605,10 @@ run_pipeline (const gchar * launch, guint seek_after, GPtrArray * ref,
   ref_sink = gst_bin_get_by_name (GST_BIN (pipeline), "ref");
   out_sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
   fail_unless (ref_sink != NULL && out_sink != NULL);
+  /* the samples are pulled after EOS: appsink must not hold EOS back
+   * until they are (its default) */
+  g_object_set (ref_sink, "wait-on-eos", FALSE, NULL);
+  g_object_set (out_sink, "wait-on-eos", FALSE, NULL);
   /* the memory the filter (named f) receives */
   f = gst_bin_get_by_name (GST_BIN (pipeline), "f");
   fail_unless (f != NULL);
