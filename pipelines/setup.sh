@@ -22,7 +22,8 @@ BUILD_DIR=${BUILD_DIR:-$CUDACONV_ROOT/build}
 # pipelines and tests use (videotestsrc, videoconvert, pngenc, x264enc,
 # decoders, nvcodec's cudaupload/cudadownload; textoverlay and the X video
 # sinks of gstreamer1.0-x), and GObject introspection for
-# pipelines/embed/embed.py (Gst, GstController; GstApp, GstVideo)
+# pipelines/embed/embed.py (Gst, GstController; GstApp, GstVideo), and
+# valgrind for the test suite's memcheck run of a CPU pipeline
 packages=(
   meson ninja-build pkg-config gcc
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
@@ -31,6 +32,7 @@ packages=(
   gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
   gstreamer1.0-x
   python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+  valgrind
 )
 
 missing=()
