@@ -555,6 +555,14 @@ gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
   if (prop_id != PROP_BACKEND && prop_id != PROP_CUDA_DEVICE_ID)
     self->settings_changed = TRUE;
   GST_OBJECT_UNLOCK (self);
+  if (G_UNLIKELY (gst_debug_category_get_threshold (GST_CAT_DEFAULT) >=
+          GST_LEVEL_DEBUG)) {
+    gchar *text = gst_value_serialize (value);
+
+    /* applied from the next frame on */
+    GST_DEBUG_OBJECT (self, "%s = %s", pspec->name, GST_STR_NULL (text));
+    g_free (text);
+  }
 }
 
 static void
@@ -1132,6 +1140,10 @@ gst_cuda_conv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     in_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, inbuf);
     out_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, outbuf);
   }
+  GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT ": %s memory in, %s out",
+      GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)),
+      in_memory == CUDACONV_MEMORY_DEVICE ? "CUDA" : "system",
+      out_memory == CUDACONV_MEMORY_DEVICE ? "CUDA" : "system");
 
   /* Mapped here rather than by GstVideoFilter, which only warns about a
    * buffer too small for its caps and passes on an output frame nobody
