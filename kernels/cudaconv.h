@@ -259,13 +259,15 @@ CudaConvStatus cudaconv_cpu_column_pass (const CudaConvImage * src,
 
 /* ------------------------------------------------ GPU backend (cuda/) */
 
-/* GPU state: the device, a stream, scratch memory, uploaded taps.
+/* GPU state: the device, streams, scratch memory, uploaded taps.
  * cudaconv_cuda_new binds it to a CUDA context: with device_id < 0 the one
  * current on the calling thread (the element pushes its GstCudaContext), or
  * device 0's primary context when none is; with device_id >= 0 that device's
- * primary context.  Every later call makes that context current for its
- * duration (and restores the caller's), so any thread may call, one at a
- * time per object. */
+ * primary context.  With device_id >= 0 every later call makes that device
+ * current (cudaSetDevice; it stays current afterwards); with device_id < 0
+ * the caller must have the same context current at every call, as the
+ * element does by pushing its GstCudaContext.  Any thread may call, one at
+ * a time per object. */
 typedef struct CudaConvCuda CudaConvCuda;
 
 /* Whether this build has the GPU backend at all. */
