@@ -246,6 +246,8 @@ cudaconv_cuda_new (int device_id, CudaConvError * err)
   snprintf (cuda->name, sizeof (cuda->name), "%s", prop.name);
   cuda->sm_count = prop.multiProcessorCount;
   cuda->smem_per_block = prop.sharedMemPerBlock;
+  cuda->smem_optin = prop.sharedMemPerBlockOptin > prop.sharedMemPerBlock ?
+      prop.sharedMemPerBlockOptin : prop.sharedMemPerBlock;
   e = cudaStreamCreateWithFlags (&cuda->stream, cudaStreamNonBlocking);
   if (e != cudaSuccess) {
     cc_cuda_error (err, e, "cudaStreamCreateWithFlags");

@@ -48,6 +48,17 @@ dispatch_type_channels (CudaConvSampleType type, int channels, const F & f)
   return cudaErrorInvalidValue;
 }
 
+/* Kernels whose dynamic shared memory passes the default 48 KB must say
+ * so before each launch (the setting belongs to the current context). */
+template <typename K> cudaError_t
+allow_smem (K * kernel, size_t smem)
+{
+  if (smem <= 48 * 1024)
+    return cudaSuccess;
+  return cudaFuncSetAttribute (reinterpret_cast<const void *> (kernel),
+      cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
+}
+
 static inline int
 div_up (long long a, int b)
 {

@@ -18,10 +18,14 @@
 
 #include <cuda_runtime.h>
 
-/* Taps of the fused separable kernel live in its parameters: up to radius
- * CC_FUSED_MAX_RADIUS, padded with zeros to a multiple of 8. */
+/* Taps of the separable kernels live in their parameters: up to radius
+ * CC_FUSED_MAX_RADIUS, padded with zeros to a multiple of 8 (the run-time
+ * radius kernel) or to 2 radius + 1 (the tiled one). */
 #define CC_FUSED_MAX_RADIUS 32
 #define CC_FUSED_MAX_TAPS 72
+/* Largest radius of the tiled separable kernel (separable_tile.cu), which
+ * is compiled for each radius 1 .. CC_TILE_MAX_RADIUS. */
+#define CC_TILE_MAX_RADIUS 8
 /* Small masks live in the mask kernel's parameters (column-major). */
 #define CC_MASK_PARAM_MAX_RADIUS 4
 #define CC_MASK_PARAM_TAPS 81
@@ -46,6 +50,7 @@ typedef struct
 typedef struct
 {
   int max_value;                /* integer types: saturate to [0, max] */
+  float max_f;                  /* the same, as a float */
   int shift;                    /* integer types: stored as value << shift */
   int all_filter;               /* every channel takes the filter result */
   int need_src;                 /* a channel copies its input sample */
@@ -55,7 +60,7 @@ typedef struct
   unsigned int fill_raw[CUDACONV_MAX_CHANNELS];
 } CcOutput;
 
-/* Fused separable / unsharp kernel (separable.cu). */
+/* Separable / unsharp kernels (separable_tile.cu, separable.cu). */
 typedef struct
 {
   CcPlane plane;
@@ -163,9 +168,17 @@ typedef struct
 extern "C" {
 #endif
 
-CcLaunchShape cc_separable_fused_shape (int channels, int rx, int fixed);
+CcLaunchShape cc_separable_fused_shape (int channels, int rx);
 cudaError_t cc_separable_fused_launch (const CcSepParams * p,
-    CudaConvSampleType type, int channels, int fixed_radius,
+    CudaConvSampleType type, int channels, cudaStream_t stream);
+/* The tiled kernel for radius 1 .. CC_TILE_MAX_RADIUS on both axes (the
+ * taps of a shorter axis padded with zeros to 2 radius + 1). */
+cudaError_t cc_separable_tile_shape (CudaConvSampleType type, int channels,
+    int radius, CcLaunchShape * shape);
+/* skip: a channel of 8-bit four-channel planes (0 or 3) that the channel
+ * map does not filter, whose arithmetic the kernel leaves out; -1 none. */
+cudaError_t cc_separable_tile_launch (const CcSepParams * p,
+    CudaConvSampleType type, int channels, int radius, int skip,
     cudaStream_t stream);
 cudaError_t cc_separable_rows_launch (const CcRowParams * p,
     CudaConvSampleType type, int channels, cudaStream_t stream);
@@ -182,8 +195,10 @@ cudaError_t cc_box_rows_launch (const CcBoxRowParams * p,
 CcLaunchShape cc_mask_shape (int channels, int chunk_x, int chunk_y);
 cudaError_t cc_mask_launch (const CcMaskParams * p, CudaConvSampleType type,
     int channels, int fixed_radius, cudaStream_t stream);
+cudaError_t cc_stencil_shape (CudaConvSampleType type, int channels,
+    CcLaunchShape * shape);
 cudaError_t cc_stencil_launch (const CcMaskParams * p,
-    CudaConvSampleType type, int channels, cudaStream_t stream);
+    CudaConvSampleType type, int channels, int skip, cudaStream_t stream);
 
 cudaError_t cc_copy_launch (const CcCopyParams * p, CudaConvSampleType type,
     int channels, cudaStream_t stream);

@@ -113,7 +113,7 @@ mask_shape (int chunk_x, int chunk_y)
     TileSpan s = tile_span (m, G::TW + chunk_x - 1);
     width = s.width > width ? s.width : width;
   }
-  CcLaunchShape s;
+  CcLaunchShape s = { };
   s.tile_w = G::TW;
   s.tile_h = G::TH;
   s.threads = G::THREADS;

@@ -65,6 +65,38 @@ shared_pixel (const float *p)
   return r;
 }
 
+/* Integer <-> float without the I2F/F2I instructions, which run at an
+ * eighth of the FMA rate on recent GPUs: an integer n < 2^22 placed in the
+ * mantissa of 2^23 (bits 0x4B000000 | n) is the float 2^23 + n exactly, and
+ * adding 1.5 * 2^23 to a float in [0, 2^22) rounds it to the nearest
+ * integer (ties to even, the FADD's own rounding) into the low mantissa
+ * bits. */
+#define CC_MAGIC_BITS 0x4B000000u
+#define CC_MAGIC 8388608.f      /* 2^23 */
+#define CC_ROUND_MAGIC 12582912.f       /* 1.5 * 2^23 */
+
+__device__ __forceinline__ float
+int_to_float_exact (unsigned n)
+{
+  return __uint_as_float (CC_MAGIC_BITS | n) - CC_MAGIC;
+}
+
+/* Byte i (0..3) of w as a float. */
+template <int I> __device__ __forceinline__ float
+byte_to_float (unsigned w)
+{
+  return __uint_as_float (__byte_perm (w, CC_MAGIC_BITS, 0x7440 | I)) -
+      CC_MAGIC;
+}
+
+/* Half i (0..1) of w, an unsigned 16-bit value, as a float. */
+template <int I> __device__ __forceinline__ float
+half_to_float (unsigned w)
+{
+  return __uint_as_float (__byte_perm (w, CC_MAGIC_BITS,
+          I == 0 ? 0x7410 : 0x7432)) - CC_MAGIC;
+}
+
 /* Raw sample -> value in sample units (integers: raw >> shift). */
 template <typename T> __device__ __forceinline__ float
 sample_value (T raw, int shift)
@@ -72,20 +104,21 @@ sample_value (T raw, int shift)
   if constexpr (std::is_same_v<T, float>)
     return raw;
   else
-    return (float) (raw >> shift);
+    return int_to_float_exact ((unsigned) raw >> shift);
 }
 
 /* Value -> stored sample: integers round to nearest even and saturate to
- * [0, max_value] (clamping first keeps the conversion in range; a NaN
- * clamps to 0), then shift; f32 is stored as is. */
+ * [0, max_value] (clamping first keeps the sum in range; a NaN clamps to
+ * 0), then shift; f32 is stored as is.  The cast keeps the low bits, where
+ * the rounded integer is. */
 template <typename T> __device__ __forceinline__ T
-sample_encode (float v, int max_value, int shift)
+sample_encode (float v, float max_value, int shift)
 {
   if constexpr (std::is_same_v<T, float>) {
     return v;
   } else {
-    float c = fminf (fmaxf (v, 0.f), (float) max_value);
-    return (T) ((unsigned) __float2int_rn (c) << shift);
+    float c = fminf (fmaxf (v, 0.f), max_value);
+    return (T) (__float_as_uint (c + CC_ROUND_MAGIC) << shift);
   }
 }
 
@@ -104,7 +137,7 @@ template <typename T> __device__ __forceinline__ T
 finish_sample (float value, T in_raw, int c, const CcOutput & o)
 {
   if (o.all_filter || o.action[c] == CUDACONV_CHANNEL_FILTER)
-    return sample_encode<T> (value, o.max_value, o.shift);
+    return sample_encode<T> (value, o.max_f, o.shift);
   if (o.action[c] == CUDACONV_CHANNEL_COPY)
     return in_raw;
   return sample_from_bits<T> (o.fill_raw[c]);
@@ -153,13 +186,13 @@ load_group4 (const unsigned char *row, int s, int width, int border,
         unsigned w = __ldg (reinterpret_cast<const unsigned *> (row + s));
 #pragma unroll
         for (int i = 0; i < 4; i++)
-          r.v[i] = (float) (((w >> (8 * i)) & 0xffu) >> shift);
+          r.v[i] = int_to_float_exact (((w >> (8 * i)) & 0xffu) >> shift);
       } else if constexpr (std::is_same_v<T, uint16_t>) {
         uint2 w = __ldg (reinterpret_cast<const uint2 *> (row + 2 * s));
-        r.v[0] = (float) ((w.x & 0xffffu) >> shift);
-        r.v[1] = (float) ((w.x >> 16) >> shift);
-        r.v[2] = (float) ((w.y & 0xffffu) >> shift);
-        r.v[3] = (float) ((w.y >> 16) >> shift);
+        r.v[0] = int_to_float_exact ((w.x & 0xffffu) >> shift);
+        r.v[1] = int_to_float_exact ((w.x >> 16) >> shift);
+        r.v[2] = int_to_float_exact ((w.y & 0xffffu) >> shift);
+        r.v[3] = int_to_float_exact ((w.y >> 16) >> shift);
       } else {
         float4 w = __ldg (reinterpret_cast<const float4 *> (row + 4 * s));
         r.v[0] = w.x;
@@ -269,6 +302,81 @@ finish_run (const CcPlane & pl, const CcOutput & o, int x, int y, int n,
       out.u.s[j * C + c] = finish_sample<T> (val[j][c],
           o.need_src ? in.u.s[j * C + c] : T (0), c, o);
   run_store<T, C, N> (out, pl.dst + (long long) y * pl.dst_stride, x, n,
+      pl.dst_align);
+}
+
+/* The channel map as bit masks over the 32-bit words of a run of N
+ * integer pixels of C samples: which bits take the filter's value, which
+ * the input's, and the fill's bits.  Uniform over the grid, so a kernel
+ * makes them once and then stores a run with three logic operations per
+ * word instead of a branch per sample. */
+template <typename T, int C, int N> struct RunMasks
+{
+  static constexpr int PER_WORD = 4 / (int) sizeof (T);
+  static constexpr int WORDS = N * C / PER_WORD;
+  static constexpr bool USABLE = !std::is_same_v<T, float> &&
+      (N * C) % PER_WORD == 0;
+  unsigned filt[WORDS], copy[WORDS], fill[WORDS];
+
+  __device__ __forceinline__ explicit RunMasks (const CcOutput & o)
+  {
+#pragma unroll
+    for (int w = 0; w < WORDS; w++) {
+      filt[w] = copy[w] = fill[w] = 0;
+#pragma unroll
+      for (int i = 0; i < PER_WORD; i++) {
+        const int c = (w * PER_WORD + i) % C;
+        const int bits = 8 * (int) sizeof (T);
+        const unsigned lane = (bits == 32 ? 0xffffffffu :
+            (1u << bits) - 1) << (bits * i);
+        const int a = o.all_filter ? CUDACONV_CHANNEL_FILTER : o.action[c];
+        if (a == CUDACONV_CHANNEL_FILTER)
+          filt[w] |= lane;
+        else if (a == CUDACONV_CHANNEL_COPY)
+          copy[w] |= lane;
+        else
+          fill[w] |= (o.fill_raw[c] << (bits * i)) & lane;
+      }
+    }
+  }
+};
+
+/* Stores a whole run (N pixels at x of row y, 16-byte aligned when the
+ * plane allows) of filter values through the channel map in masks; in
+ * holds the input pixels where a channel copies them (else anything).
+ * Channel SKIP (if >= 0) was not computed: the map never takes it. */
+template <typename T, int C, int N, int SKIP> __device__ __forceinline__ void
+store_run_masked (const CcPlane & pl, const CcOutput & o,
+    const RunMasks<T, C, N> & m, int x, int y, const float (&val)[N][C],
+    const Run<T, C, N> & in)
+{
+  using M = RunMasks<T, C, N>;
+  Run<T, C, N> out;
+  unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
+  const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
+#pragma unroll
+  for (int w = 0; w < M::WORDS; w++) {
+    unsigned enc[M::PER_WORD];
+#pragma unroll
+    for (int i = 0; i < M::PER_WORD; i++) {
+      const int k = w * M::PER_WORD + i;
+      const int c = k % C;
+      if (c == SKIP) {
+        enc[i] = 0;
+      } else {
+        const float v = fminf (fmaxf (val[k / C][c], 0.f), o.max_f);
+        enc[i] = __float_as_uint (v + CC_ROUND_MAGIC) << o.shift;
+      }
+    }
+    unsigned packed;
+    if constexpr (sizeof (T) == 1)
+      packed = __byte_perm (__byte_perm (enc[0], enc[1], 0x0040),
+          __byte_perm (enc[2], enc[3], 0x0040), 0x5410);
+    else
+      packed = __byte_perm (enc[0], enc[1], 0x5410);
+    words[w] = (packed & m.filt[w]) | (in_words[w] & m.copy[w]) | m.fill[w];
+  }
+  run_store<T, C, N> (out, pl.dst + (long long) y * pl.dst_stride, x, N,
       pl.dst_align);
 }
 

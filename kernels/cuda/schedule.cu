@@ -13,12 +13,17 @@
  * in their parameters and never re-derive taps.
  *
  *   IDENTITY           cudaMemcpy2DAsync, or copy.cu when channels are filled
- *   SEPARABLE/UNSHARP  fused tile (separable.cu): compile-time radius for
- *                      rx == ry <= 8, run-time up to CC_FUSED_MAX_RADIUS;
- *                      beyond, row pass + column pass through f32 scratch
- *   BOX                rx == ry <= 8: the fused separable kernel with unit
- *                      taps; otherwise running sums (box.cu)
+ *   SEPARABLE/UNSHARP  radii up to 8: the tiled kernel with a compile-time
+ *                      radius (separable_tile.cu; the shorter axis' taps
+ *                      padded with zeros); then the fused kernel with
+ *                      run-time taps (separable.cu) up to
+ *                      CC_FUSED_MAX_RADIUS; beyond, row pass + column pass
+ *                      through f32 scratch
+ *   BOX                radii up to 8: the separable path with unit taps;
+ *                      otherwise running sums (box.cu)
  *   SOBEL/LAPLACIAN    stencil3x3.cu
+ *   8-bit RGBA-like planes whose alpha or padding channel is copied: the
+ *   tiled kernels' variants that leave that channel's arithmetic out
  *   MASK               mask2d.cu: taps in parameters up to 9x9, else in
  *                      device memory, applied in 16x16 chunks */
 
@@ -30,9 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* largest radius run with compile-time taps (separable.cu instantiates
- * 1..8) */
-#define FIXED_SEPARABLE_MAX_RADIUS 8
 /* mask chunk in the run-time path; rows a multiple of the kernel's VR (8) */
 #define MASK_CHUNK 16
 
@@ -95,6 +97,7 @@ output_of (const CudaConvImage * dst, const CudaConvChannelMap * map)
 
   memset (&o, 0, sizeof (o));
   o.max_value = max;
+  o.max_f = (float) max;
   o.shift = dst->shift;
   o.all_filter = 1;
   for (int c = 0; c < CUDACONV_MAX_CHANNELS; c++) {
@@ -148,6 +151,33 @@ check_smem (const CudaConvCuda * cuda, size_t smem, const char *what,
       what, smem, cuda->smem_per_block);
 }
 
+/* Whether a tiled kernel's block fits in the GPU's shared memory. */
+static CudaConvStatus
+check_tile_smem (const CudaConvCuda * cuda, const CcLaunchShape * shape,
+    const char *what, CudaConvError * err)
+{
+  if (shape->smem <= cuda->smem_optin)
+    return CUDACONV_OK;
+  return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
+      "%s needs %zu bytes of shared memory per block, the GPU has %zu",
+      what, shape->smem, cuda->smem_optin);
+}
+
+/* The channel of an 8-bit four-channel plane (0 or 3: alpha or padding of
+ * the RGBA-like formats) whose arithmetic the tiled kernels may leave out,
+ * because the map copies or fills it; -1 when there is none. */
+static int
+skipped_channel (CudaConvSampleType type, int channels, const CcOutput * out)
+{
+  if (type != CUDACONV_SAMPLE_U8 || channels != 4 || out->all_filter)
+    return -1;
+  if (out->action[3] != CUDACONV_CHANNEL_FILTER)
+    return 3;
+  if (out->action[0] != CUDACONV_CHANNEL_FILTER)
+    return 0;
+  return -1;
+}
+
 /* ------------------------------------------------------------- separable */
 
 typedef struct
@@ -167,15 +197,68 @@ pad_taps (float *out, int n_padded, const double *taps, int n)
     out[i] = i < n ? (float) taps[i] : 0.f;
 }
 
+/* Taps centred in n_padded entries (n odd, n <= n_padded): zeros on both
+ * sides make a shorter axis run at the longer one's radius. */
+static void
+centre_taps (float *out, int n_padded, const double *taps, int n)
+{
+  int pad = (n_padded - n) / 2;
+
+  for (int i = 0; i < n_padded; i++)
+    out[i] = i >= pad && i < pad + n ? (float) taps[i - pad] : 0.f;
+}
+
+/* Whether the tiled kernel takes the job: both radii in its range, and
+ * equal unless the samples are integers (for f32 a zero tap times an
+ * infinite sample would make a NaN the reference does not have). */
+static int
+tile_radius (const SepJob * job, CudaConvSampleType type)
+{
+  int r = job->rx > job->ry ? job->rx : job->ry;
+
+  if (r < 1 || r > CC_TILE_MAX_RADIUS)
+    return 0;
+  if (job->rx != job->ry && type == CUDACONV_SAMPLE_F32)
+    return 0;
+  return r;
+}
+
+static CudaConvStatus
+run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
+    const CcPlane * pl, const CcOutput * out, CudaConvSampleType type,
+    int channels, int border, cudaStream_t stream, CudaConvError * err)
+{
+  CcSepParams p;
+  CcLaunchShape shape = { };
+  CudaConvStatus s;
+
+  CC_TRY (cc_separable_tile_shape (type, channels, radius, &shape));
+  s = check_tile_smem (cuda, &shape, "the tiled separable kernel", err);
+  if (s != CUDACONV_OK)
+    return s;
+  memset (&p, 0, sizeof (p));
+  p.plane = *pl;
+  p.out = *out;
+  p.border = border;
+  p.rx = p.ry = radius;
+  p.ntx = p.nty = 2 * radius + 1;
+  p.unsharp = job->unsharp;
+  p.amount = (float) job->amount;
+  p.offset = (float) job->offset;
+  centre_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
+  centre_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
+  return launched (cc_separable_tile_launch (&p, type, channels, radius,
+          skipped_channel (type, channels, out), stream),
+      "launching the tiled separable kernel", err);
+}
+
 static CudaConvStatus
 run_fused (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels, int border,
     cudaStream_t stream, CudaConvError * err)
 {
   CcSepParams p;
-  int fixed = job->rx == job->ry && job->rx >= 1 &&
-      job->rx <= FIXED_SEPARABLE_MAX_RADIUS ? job->rx : 0;
-  CcLaunchShape shape = cc_separable_fused_shape (channels, job->rx, fixed);
+  CcLaunchShape shape = cc_separable_fused_shape (channels, job->rx);
   CudaConvStatus s = check_smem (cuda, shape.smem, "the separable tile", err);
 
   if (s != CUDACONV_OK)
@@ -186,7 +269,7 @@ run_fused (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
   p.border = border;
   p.rx = job->rx;
   p.ry = job->ry;
-  /* run-time path: whole steps of 8 (the kernel's PX and VR divide 8) */
+  /* whole steps of 8 (the kernel's PX and VR divide 8) */
   p.ntx = round_up (2 * job->rx + 1, 8);
   p.nty = round_up (2 * job->ry + 1, 8);
   p.unsharp = job->unsharp;
@@ -194,8 +277,8 @@ run_fused (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
   p.offset = (float) job->offset;
   pad_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
   pad_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
-  return launched (cc_separable_fused_launch (&p, type, channels, fixed,
-          stream), "launching the fused separable kernel", err);
+  return launched (cc_separable_fused_launch (&p, type, channels, stream),
+      "launching the fused separable kernel", err);
 }
 
 static CudaConvStatus
@@ -265,6 +348,11 @@ run_separable (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels, int border,
     cudaStream_t stream, CudaConvError * err)
 {
+  int radius = tile_radius (job, type);
+
+  if (radius > 0)
+    return run_tile (cuda, job, radius, pl, out, type, channels, border,
+        stream, err);
   if (job->rx <= CC_FUSED_MAX_RADIUS && job->ry <= CC_FUSED_MAX_RADIUS)
     return run_fused (cuda, job, pl, out, type, channels, border, stream,
         err);
@@ -288,17 +376,17 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
   CcBoxRowParams rp;
   CudaConvStatus s;
 
-  if (rx == ry && rx <= FIXED_SEPARABLE_MAX_RADIUS) {
-    /* small windows: unit taps through the fused tile, the gain on one
-     * axis */
-    double tx[2 * FIXED_SEPARABLE_MAX_RADIUS + 1];
-    double ty[2 * FIXED_SEPARABLE_MAX_RADIUS + 1];
+  if (rx <= CC_TILE_MAX_RADIUS && ry <= CC_TILE_MAX_RADIUS) {
+    /* small windows: unit taps through the separable path, the gain on
+     * one axis */
+    double tx[2 * CC_TILE_MAX_RADIUS + 1];
+    double ty[2 * CC_TILE_MAX_RADIUS + 1];
     SepJob job = { rx, ry, tx, ty, 0, 0, plan->offset };
-    for (int i = 0; i < nx; i++) {
+    for (int i = 0; i < nx; i++)
       tx[i] = 1.0;
+    for (int i = 0; i < ny; i++)
       ty[i] = plan->gain;
-    }
-    return run_fused (cuda, &job, pl, out, type, channels, plan->border,
+    return run_separable (cuda, &job, pl, out, type, channels, plan->border,
         stream, err);
   }
 
@@ -411,12 +499,18 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
 }
 
 static CudaConvStatus
-run_stencil (const CudaConvPlan * plan, const CcPlane * pl,
-    const CcOutput * out, CudaConvSampleType type, int channels,
-    cudaStream_t stream, CudaConvError * err)
+run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CcPlane * pl, const CcOutput * out, CudaConvSampleType type,
+    int channels, cudaStream_t stream, CudaConvError * err)
 {
   CcMaskParams p;
+  CcLaunchShape shape = { };
+  CudaConvStatus s;
 
+  CC_TRY (cc_stencil_shape (type, channels, &shape));
+  s = check_tile_smem (cuda, &shape, "the 3x3 stencil kernel", err);
+  if (s != CUDACONV_OK)
+    return s;
   memset (&p, 0, sizeof (p));
   p.plane = *pl;
   p.out = *out;
@@ -424,7 +518,8 @@ run_stencil (const CudaConvPlan * plan, const CcPlane * pl,
   p.rx = p.ry = 1;
   p.gain = (float) plan->gain;
   p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
-  return launched (cc_stencil_launch (&p, type, channels, stream),
+  return launched (cc_stencil_launch (&p, type, channels,
+          skipped_channel (type, channels, out), stream),
       "launching the 3x3 stencil kernel", err);
 }
 
@@ -507,7 +602,8 @@ cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
           err);
     case CUDACONV_OP_SOBEL:
     case CUDACONV_OP_LAPLACIAN:
-      return run_stencil (plan, &pl, &out, src->type, channels, stream, err);
+      return run_stencil (cuda, plan, &pl, &out, src->type, channels, stream,
+          err);
     case CUDACONV_OP_MASK:
       return run_mask (cuda, plan, &pl, &out, src->type, channels, stream,
           err);

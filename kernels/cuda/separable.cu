@@ -1,4 +1,4 @@
-/* gst-cudaconv: separable correlation (gaussian, sharpen, rank-1, small box)
+/* gst-cudaconv: separable correlation with run-time radii
  * Copyright (C) 2026 gst-cudaconv developers
  *
  * This library is free software; you can redistribute it and/or
@@ -7,7 +7,9 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* Fused path: one block makes a tile of TW x TH output pixels.
+/* The radii past the tiled kernel (separable_tile.cu), and unequal radii
+ * of f32 planes.
+ * Fused path: one block makes a tile of TW x TH output pixels.
  *   1. vertical pass: threads walk 4-sample column groups of the input
  *      (tile plus horizontal halo, rows through the border) and write
  *      VR vertical results each into an f32 shared tile;
@@ -78,16 +80,16 @@ smem_store_group (float *row, int q, const float (&v)[4])
   }
 }
 
-/* R > 0: rx == ry == R, compile-time taps; R == 0: radii from p. */
-template <typename T, int C, int R>
+/* Radii and taps from p. */
+template <typename T, int C>
 __global__ void __launch_bounds__ (256, 2)
 separable_fused (const __grid_constant__ CcSepParams p)
 {
   using G = SepGeom<C>;
   extern __shared__ __align__ (16) float hs[];
   const CcPlane & pl = p.plane;
-  const int rx = R > 0 ? R : p.rx;
-  const int ry = R > 0 ? R : p.ry;
+  const int rx = p.rx;
+  const int ry = p.ry;
   const int ra = G::halo (rx);
   const int pitch = G::pitch (rx);
   const int x0 = blockIdx.x * G::TW;
@@ -114,11 +116,7 @@ separable_fused (const __grid_constant__ CcSepParams p)
         return load_group4<T, C> (row, s, pl.width, p.border, shift, vec);
       };
       acc_zero (acc);
-      if constexpr (R > 0)
-        conv_fixed<2 * R + 1, G::VR> (acc, load, p.taps_y);
-      else
-        conv_runtime<G::VR> (acc, load, p.taps_y, p.nty,
-            G::VR + 2 * ry - 1);
+      conv_runtime<G::VR> (acc, load, p.taps_y, p.nty, G::VR + 2 * ry - 1);
 #pragma unroll
       for (int j = 0; j < G::VR; j++)
         smem_store_group<C> (hs + (rb + j) * pitch, q, acc[j]);
@@ -139,10 +137,7 @@ separable_fused (const __grid_constant__ CcSepParams p)
       return shared_pixel<C> (row + G::at (first + k));
     };
     acc_zero (acc);
-    if constexpr (R > 0)
-      conv_fixed<2 * R + 1, G::PX> (acc, load, p.taps_x);
-    else
-      conv_runtime<G::PX> (acc, load, p.taps_x, p.ntx, G::PX + 2 * rx - 1);
+    conv_runtime<G::PX> (acc, load, p.taps_x, p.ntx, G::PX + 2 * rx - 1);
 
     if (x >= pl.width || y >= pl.height)
       return;
@@ -274,43 +269,16 @@ separable_cols (const __grid_constant__ CcColParams p)
 struct FusedLaunch
 {
   const CcSepParams *p;
-  int fixed;
   cudaStream_t stream;
 
-  template <typename T, int C, int R> cudaError_t launch () const
+  template <typename T, int C> cudaError_t run () const
   {
     using G = SepGeom<C>;
     dim3 grid (div_up (p->plane.width, G::TW), div_up (p->plane.height,
             G::TH));
-    size_t smem = (size_t) G::TH * G::pitch (R > 0 ? R : p->rx) *
-        sizeof (float);
-    separable_fused<T, C, R> <<<grid, G::THREADS, smem, stream>>> (*p);
+    size_t smem = (size_t) G::TH * G::pitch (p->rx) * sizeof (float);
+    separable_fused<T, C> <<<grid, G::THREADS, smem, stream>>> (*p);
     return cudaGetLastError ();
-  }
-
-  template <typename T, int C> cudaError_t run () const
-  {
-    switch (fixed) {
-      case 0:
-        return launch<T, C, 0> ();
-      case 1:
-        return launch<T, C, 1> ();
-      case 2:
-        return launch<T, C, 2> ();
-      case 3:
-        return launch<T, C, 3> ();
-      case 4:
-        return launch<T, C, 4> ();
-      case 5:
-        return launch<T, C, 5> ();
-      case 6:
-        return launch<T, C, 6> ();
-      case 7:
-        return launch<T, C, 7> ();
-      case 8:
-        return launch<T, C, 8> ();
-    }
-    return cudaErrorInvalidValue;
   }
 };
 
@@ -346,7 +314,7 @@ template <int C> CcLaunchShape
 fused_shape (int rx)
 {
   using G = SepGeom<C>;
-  CcLaunchShape s;
+  CcLaunchShape s = { };
   s.tile_w = G::TW;
   s.tile_h = G::TH;
   s.threads = G::THREADS;
@@ -357,27 +325,26 @@ fused_shape (int rx)
 }                               /* namespace cc */
 
 extern "C" CcLaunchShape
-cc_separable_fused_shape (int channels, int rx, int fixed)
+cc_separable_fused_shape (int channels, int rx)
 {
-  int r = fixed > 0 ? fixed : rx;
   switch (channels) {
     case 1:
-      return cc::fused_shape<1> (r);
+      return cc::fused_shape<1> (rx);
     case 2:
-      return cc::fused_shape<2> (r);
+      return cc::fused_shape<2> (rx);
     case 3:
-      return cc::fused_shape<3> (r);
+      return cc::fused_shape<3> (rx);
     default:
-      return cc::fused_shape<4> (r);
+      return cc::fused_shape<4> (rx);
   }
 }
 
 extern "C" cudaError_t
 cc_separable_fused_launch (const CcSepParams * p, CudaConvSampleType type,
-    int channels, int fixed_radius, cudaStream_t stream)
+    int channels, cudaStream_t stream)
 {
   return cc::dispatch_type_channels (type, channels,
-      cc::FusedLaunch { p, fixed_radius, stream });
+      cc::FusedLaunch { p, stream });
 }
 
 extern "C" cudaError_t

@@ -7,102 +7,237 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* A block loads its tile plus a one-pixel halo into shared memory once
- * (tile.cuh); each thread then walks one column of VR output rows with a
- * 3x3 register window, so both Sobel gradients (or the Laplacian) come
- * from the same loads. */
+/* A block makes a tile of TW x TH output pixels from a shared-memory copy
+ * of its input with a one-pixel halo (fill.cuh), converted to float once.  Each thread makes
+ * a run of P pixels (16 bytes of output where the pixel size allows) from
+ * a three-row register window, so both Sobel gradients (or the Laplacian)
+ * come from the same loads. */
 
 #include "dispatch.cuh"
-#include "tile.cuh"
+#include "fill.cuh"
 
 namespace cc
 {
 
-template <int C> struct StencilGeom
+/* sqrt with a relative error of about 2^-23: far below the half level
+ * that rounding to integers resolves */
+__device__ __forceinline__ float
+sqrt_approx (float v)
 {
-  static constexpr int TW = C <= 2 ? 64 : 32;
-  static constexpr int TH = 32;
-  static constexpr int VR = 8;
-  static constexpr int THREADS = TW * TH / VR;
-  /* pixels per shared row: tile_span (x0 - 1, TW + 2) with x0 % 4 == 0 */
-  static constexpr int SPAN = (3 + TW + 2 + 3) & ~3;
-};
+  float r;
+  asm ("sqrt.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (v));
+  return r;
+}
 
-template <typename T, int C>
-__global__ void __launch_bounds__ (StencilGeom<C>::THREADS)
-stencil3x3 (const __grid_constant__ CcMaskParams p)
+/* The outputs of the tile at (x0, y0), whose raw input is in raw; f holds
+ * it converted to floats (each sample feeds up to nine outputs). */
+template <typename T, int C, int SKIP> __device__ __forceinline__ void
+stencil_compute (const unsigned char *raw, float *f, const CcMaskParams & p,
+    int x0, int y0)
 {
-  using G = StencilGeom<C>;
-  __shared__ __align__ (16) float tile[(G::TH + 2) * G::SPAN * C];
+  using G = TileGeom<T, C, 1>;
+  constexpr int P = G::P;
+  /* window of one row: local samples FIRST .. FIRST + (P + 2) C - 1 of
+   * the run, loaded as float4s from A0 */
+  constexpr int FIRST = G::HALO - C;
+  constexpr int A0 = FIRST / 4 * 4;
+  constexpr int OFF = FIRST - A0;
+  constexpr int NW = (OFF + (P + 2) * C + 3) / 4;
   const CcPlane & pl = p.plane;
-  const int x0 = blockIdx.x * G::TW;
-  const int y0 = blockIdx.y * G::TH;
-  const int lx = threadIdx.x % G::TW;
-  const int rb = threadIdx.x / G::TW * G::VR;
-  const TileSpan span = tile_span (x0 - 1, G::TW + 2);
+  using Masks = RunMasks<T, C, P>;
+  const Masks masks (p.out);
 
-  tile_load<T, C> (tile, pl, p.border, p.out.shift, span, y0 - 1,
-      G::TH + 2);
+  for (int item = threadIdx.x; item < G::ROWS * G::GROUPS;
+      item += G::THREADS) {
+    const int r = item / G::GROUPS;
+    const int g = item % G::GROUPS;
+    Vec<4> v = raw_group<T> (raw + r * G::RAW_PITCH + 4 * g * sizeof (T),
+        p.out.shift);
+    *reinterpret_cast<float4 *> (f + r * G::PITCH + G::at (4 * g)) =
+        make_float4 (v.v[0], v.v[1], v.v[2], v.v[3]);
+  }
   __syncthreads ();
 
-  /* w[r][i]: row rb + k - 2 + r of the window, column lx - 1 + i */
-  const float *col = tile + rb * G::SPAN * C + (span.off + lx) * C;
-  Vec<C> w[3][3];
-  float acc[G::VR][C];
-#pragma unroll
-  for (int k = 0; k < G::VR + 2; k++) {
-#pragma unroll
-    for (int r = 0; r < 2; r++)
-#pragma unroll
-      for (int i = 0; i < 3; i++)
-        w[r][i] = w[r + 1][i];
-#pragma unroll
-    for (int i = 0; i < 3; i++)
-      w[2][i] = shared_pixel<C> (col + k * G::SPAN * C + i * C);
-    if (k < 2)
+  for (int item = threadIdx.x; item < G::TH * G::RUNS; item += G::THREADS) {
+    const int r = item / G::RUNS;
+    const int q = item % G::RUNS;
+    const int x = x0 + q * P;
+    const int y = y0 + r;
+    if (x >= pl.width || y >= pl.height)
       continue;
+    float v[P][C] = { };
+    if constexpr (C == 4 && !std::is_same_v<T, float>) {
+      /* one float4 per pixel: stream the window column by column, keeping
+       * only the column sums that later outputs need (exact for integer
+       * samples, whatever the association; f32 keeps the reference's) */
+      const float *col = f + r * G::PITCH + q * G::GS;
+      float s0[4], s1[4], d0[4], d1[4], b0[4], b1[4], t1[4];
 #pragma unroll
-    for (int c = 0; c < C; c++) {
-      float v;
-      if (p.laplacian) {
-        v = fabsf (w[0][1].v[c] + w[1][0].v[c] + w[1][2].v[c] +
-            w[2][1].v[c] - 4.f * w[1][1].v[c]);
-      } else {
-        float gx = (w[0][2].v[c] - w[0][0].v[c]) +
-            2.f * (w[1][2].v[c] - w[1][0].v[c]) +
-            (w[2][2].v[c] - w[2][0].v[c]);
-        float gy = (w[2][0].v[c] - w[0][0].v[c]) +
-            2.f * (w[2][1].v[c] - w[0][1].v[c]) +
-            (w[2][2].v[c] - w[0][2].v[c]);
-        v = sqrtf (fmaf (gx, gx, gy * gy));
+      for (int k = 0; k < P + 2; k++) {
+        const int at = G::at (FIRST + 4 * k);
+        const float4 av = *reinterpret_cast<const float4 *> (col + at);
+        const float4 bv =
+            *reinterpret_cast<const float4 *> (col + G::PITCH + at);
+        const float4 cv =
+            *reinterpret_cast<const float4 *> (col + 2 * G::PITCH + at);
+        const float a[4] = { av.x, av.y, av.z, av.w };
+        const float b[4] = { bv.x, bv.y, bv.z, bv.w };
+        const float c[4] = { cv.x, cv.y, cv.z, cv.w };
+#pragma unroll
+        for (int ch = 0; ch < 4; ch++) {
+          if (ch == SKIP)
+            continue;
+          /* column k: s = a + 2b + c, d = c - a, t = a + c - 4b */
+          const float sk = a[ch] + 2.f * b[ch] + c[ch];
+          const float dk = c[ch] - a[ch];
+          const float tk = a[ch] + c[ch] - 4.f * b[ch];
+          if (k >= 2) {
+            const int j = k - 2;
+            float out;
+            if (p.laplacian) {
+              out = fabsf (b0[ch] + b[ch] + t1[ch]);
+            } else {
+              const float gx = sk - s0[ch];
+              const float gy = d0[ch] + 2.f * d1[ch] + dk;
+              out = sqrt_approx (gx * gx + gy * gy);
+            }
+            v[j][ch] = p.gain * out;
+          }
+          s0[ch] = s1[ch];
+          s1[ch] = sk;
+          d0[ch] = d1[ch];
+          d1[ch] = dk;
+          b0[ch] = b1[ch];
+          b1[ch] = b[ch];
+          t1[ch] = tk;
+        }
       }
-      acc[k - 2][c] = p.gain * v;
+    } else {
+      /* w[k]: rows y - 1, y, y + 1 */
+      float w[3][4 * NW];
+#pragma unroll
+      for (int k = 0; k < 3; k++) {
+        const float *row = f + (r + k) * G::PITCH + q * G::GS;
+#pragma unroll
+        for (int i = 0; i < NW; i++) {
+          float4 fv =
+              *reinterpret_cast<const float4 *> (row + G::at (A0 + 4 * i));
+          w[k][4 * i] = fv.x;
+          w[k][4 * i + 1] = fv.y;
+          w[k][4 * i + 2] = fv.z;
+          w[k][4 * i + 3] = fv.w;
+        }
+      }
+      const float *a = w[0] + OFF, *b = w[1] + OFF, *c = w[2] + OFF;
+#pragma unroll
+      for (int j = 0; j < P; j++)
+#pragma unroll
+        for (int ch = 0; ch < C; ch++) {
+          const int l = j * C + ch, m = l + C, rt = l + 2 * C;
+          float out;
+          if (p.laplacian) {
+            /* the reference's association: exact for integer samples */
+            out = fabsf (b[l] + b[rt] + a[m] + c[m] - 4.f * b[m]);
+          } else {
+            const float gx = (a[rt] - a[l]) + 2.f * (b[rt] - b[l]) +
+                (c[rt] - c[l]);
+            const float gy = (c[l] + 2.f * c[m] + c[rt]) -
+                (a[l] + 2.f * a[m] + a[rt]);
+            out = sqrt_approx (gx * gx + gy * gy);
+          }
+          v[j][ch] = p.gain * out;
+        }
     }
+    const int n = min (P, pl.width - x);
+    Run<T, C, P> in;
+    if (p.out.need_src)
+      run_load<T, C, P> (in, pl.src + (long long) y * pl.src_stride, x, n,
+          pl.src_align);
+    else
+#pragma unroll
+      for (int i = 0; i < P * C; i++)
+        in.u.s[i] = T (0);
+    if (Masks::USABLE && n == P)
+      store_run_masked<T, C, P, SKIP> (pl, p.out, masks, x, y, v, in);
+    else
+      finish_run<T, C, P> (pl, p.out, x, y, n, v, in);
   }
-  finish_column<T, C, G::VR> (pl, p.out, x0 + lx, y0 + rb, acc);
+}
+
+/* Shared memory: the raw tile, then the float tile. */
+template <class G> constexpr size_t
+stencil_smem ()
+{
+  return (size_t) G::RAW_BYTES + (size_t) G::ROWS * G::PITCH * sizeof (float);
+}
+
+template <typename T, int C, int SKIP>
+__global__ void __launch_bounds__ (256, 3)
+stencil3x3 (const __grid_constant__ CcMaskParams p)
+{
+  using G = TileGeom<T, C, 1>;
+  extern __shared__ __align__ (16) unsigned char smem[];
+  float *f = reinterpret_cast<float *> (smem + G::RAW_BYTES);
+  int x0, y0;
+
+  tile_input<T, C, G> (smem, p.plane, p.border, &x0, &y0);
+  stencil_compute<T, C, SKIP> (smem, f, p, x0, y0);
 }
 
 struct StencilLaunch
 {
   const CcMaskParams *p;
+  int skip;
   cudaStream_t stream;
+  CcLaunchShape *shape;         /* non-NULL: only report the shape */
+
+  template <typename T, int C, int SKIP> cudaError_t launch () const
+  {
+    using G = TileGeom<T, C, 1>;
+    constexpr size_t smem = stencil_smem<G> ();
+    if (shape != nullptr) {
+      shape->tile_w = G::TW;
+      shape->tile_h = G::TH;
+      shape->threads = G::THREADS;
+      shape->smem = smem;
+      return cudaSuccess;
+    }
+    cudaError_t e = allow_smem (stencil3x3<T, C, SKIP>, smem);
+    if (e != cudaSuccess)
+      return e;
+    dim3 grid (div_up (p->plane.width, G::TW), div_up (p->plane.height,
+            G::TH));
+    stencil3x3<T, C, SKIP> <<<grid, G::THREADS, smem, stream>>> (*p);
+    return cudaGetLastError ();
+  }
 
   template <typename T, int C> cudaError_t run () const
   {
-    using G = StencilGeom<C>;
-    dim3 grid (div_up (p->plane.width, G::TW), div_up (p->plane.height,
-            G::TH));
-    stencil3x3<T, C> <<<grid, G::THREADS, 0, stream>>> (*p);
-    return cudaGetLastError ();
+    /* the skipping variants exist for 8-bit four-channel planes only */
+    if constexpr (std::is_same_v<T, uint8_t> && C == 4) {
+      if (skip == 0)
+        return launch<T, C, 0> ();
+      if (skip == 3)
+        return launch<T, C, 3> ();
+    }
+    return launch<T, C, -1> ();
   }
 };
 
 }                               /* namespace cc */
 
 extern "C" cudaError_t
-cc_stencil_launch (const CcMaskParams * p, CudaConvSampleType type,
-    int channels, cudaStream_t stream)
+cc_stencil_shape (CudaConvSampleType type, int channels,
+    CcLaunchShape * shape)
 {
   return cc::dispatch_type_channels (type, channels,
-      cc::StencilLaunch { p, stream });
+      cc::StencilLaunch { nullptr, -1, nullptr, shape });
+}
+
+extern "C" cudaError_t
+cc_stencil_launch (const CcMaskParams * p, CudaConvSampleType type,
+    int channels, int skip, cudaStream_t stream)
+{
+  return cc::dispatch_type_channels (type, channels,
+      cc::StencilLaunch { p, skip, stream, nullptr });
 }

@@ -1,0 +1,271 @@
+/* gst-cudaconv: separable correlation with a compile-time radius
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The path of gaussian, sharpen, rank-1 matrices and small boxes up to
+ * radius CC_TILE_MAX_RADIUS.  A block makes a tile of TW x TH output
+ * pixels in three steps (fill.cuh has the geometry):
+ *   1. fill: the raw input rows and columns the tile needs (its halo
+ *      included, through the border), 16-byte copies into shared memory;
+ *   2. vertical pass: each thread correlates VR rows of one 4-sample
+ *      column group, converting the raw samples as it reads them, and
+ *      writes the results as floats;
+ *   3. horizontal pass: each thread makes a run of P pixels (16 bytes of
+ *      output where the pixel size allows) from a window over one float
+ *      row, and stores it through the channel map.
+ * The frame is read once from DRAM (halos come from L2) and written once;
+ * every tap is a compile-time operand.  For 8-bit RGBA-like frames whose
+ * alpha (or padding) channel is copied, a variant skips that channel's
+ * arithmetic (SKIP). */
+
+#include "conv.cuh"
+#include "dispatch.cuh"
+#include "fill.cuh"
+
+namespace cc
+{
+
+/* The sums for channels other than SKIP: conv_fixed over Vec<V> elements
+ * whose component SKIP (when V == C) is left alone. */
+template <int NT, int N, int V, int SKIP, class Load>
+__device__ __forceinline__ void
+conv_skip (float (&acc)[N][V], const Load & load, const float *w)
+{
+#pragma unroll
+  for (int k = 0; k < N + NT - 1; k++) {
+    Vec<V> e = load (k);
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+      const int t = k - j;
+      if (t >= 0 && t < NT) {
+#pragma unroll
+        for (int c = 0; c < V; c++)
+          if (c != SKIP)
+            acc[j][c] = fmaf (w[t], e.v[c], acc[j][c]);
+      }
+    }
+  }
+}
+
+/* Steps 2 and 3 for the tile at (x0, y0), whose raw input is in raw; h
+ * holds the vertical pass' results. */
+template <typename T, int C, int R, int SKIP> __device__ __forceinline__ void
+separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
+    int x0, int y0)
+{
+  using G = TileGeom<T, C, R>;
+  const CcPlane & pl = p.plane;
+  /* a vertical group is one pixel exactly when C == 4 */
+  constexpr int VSKIP = C == 4 ? SKIP : -1;
+
+  /* 2. vertical pass: rows b VR .. b VR + VR - 1 of group g */
+  {
+    const int g = threadIdx.x % G::GROUPS;
+    const int b = threadIdx.x / G::GROUPS;
+    if (b < G::TH / G::VR) {
+      const unsigned char *col = raw + b * G::VR * G::RAW_PITCH +
+          4 * g * (int) sizeof (T);
+      float acc[G::VR][4];
+      auto load =[&](int k)->Vec<4> {
+        return raw_group<T> (col + k * G::RAW_PITCH, p.out.shift);
+      };
+      acc_zero (acc);
+      conv_skip<2 * R + 1, G::VR, 4, VSKIP> (acc, load, p.taps_y);
+      float *out = h + b * G::VR * G::PITCH + G::at (4 * g);
+#pragma unroll
+      for (int j = 0; j < G::VR; j++)
+        *reinterpret_cast<float4 *> (out + j * G::PITCH) =
+            make_float4 (acc[j][0], acc[j][1], acc[j][2], acc[j][3]);
+    }
+  }
+  __syncthreads ();
+
+  /* 3. horizontal pass: run q of row r, from local samples HALO - R C +
+   * q PC on; every window offset below is a compile-time constant */
+  constexpr int FIRST = G::HALO - R * C;
+  constexpr int A0 = FIRST / 4 * 4;
+  constexpr int OFF = FIRST - A0;
+  constexpr int NW = (OFF + G::PC + 2 * R * C + 3) / 4;
+  using Masks = RunMasks<T, C, G::P>;
+  const Masks masks (p.out);
+  const bool keep_src = p.unsharp || p.out.need_src;
+  for (int item = threadIdx.x; item < G::TH * G::RUNS; item += G::THREADS) {
+    const int r = item / G::RUNS;
+    const int q = item % G::RUNS;
+    const int x = x0 + q * G::P;
+    const int y = y0 + r;
+    if (x >= pl.width || y >= pl.height)
+      continue;
+    const float *row = h + r * G::PITCH + q * G::GS;
+    float acc[G::P][C];
+    acc_zero (acc);
+    if constexpr (C == 4) {
+      /* a pixel is one float4: read each as the FMAs need it, which keeps
+       * the window out of the registers */
+      auto load =[&](int k)->Vec<4> {
+        float4 v = *reinterpret_cast<const float4 *> (row + G::at (FIRST +
+                4 * k));
+        return Vec<4> { {v.x, v.y, v.z, v.w} };
+      };
+      conv_skip<2 * R + 1, G::P, 4, SKIP> (acc, load, p.taps_x);
+    } else {
+      /* pixels straddle float4s: load the window once */
+      float win[4 * NW];
+#pragma unroll
+      for (int i = 0; i < NW; i++) {
+        float4 v =
+            *reinterpret_cast<const float4 *> (row + G::at (A0 + 4 * i));
+        win[4 * i] = v.x;
+        win[4 * i + 1] = v.y;
+        win[4 * i + 2] = v.z;
+        win[4 * i + 3] = v.w;
+      }
+      auto load =[&](int k)->Vec<C> {
+        Vec<C> e;
+#pragma unroll
+        for (int c = 0; c < C; c++)
+          e.v[c] = win[OFF + k * C + c];
+        return e;
+      };
+      conv_fixed<2 * R + 1, G::P> (acc, load, p.taps_x);
+    }
+
+    const int n = min (G::P, pl.width - x);
+    Run<T, C, G::P> in;
+    if (keep_src)
+      run_load<T, C, G::P> (in, pl.src + (long long) y * pl.src_stride, x, n,
+          pl.src_align);
+    else
+#pragma unroll
+      for (int i = 0; i < G::P * C; i++)
+        in.u.s[i] = T (0);
+    /* uniform branches, outside the per-sample loops */
+    if (p.unsharp) {
+#pragma unroll
+      for (int j = 0; j < G::P; j++)
+#pragma unroll
+        for (int c = 0; c < C; c++) {
+          const float v = sample_value<T> (in.u.s[j * C + c], p.out.shift);
+          acc[j][c] = fmaf (p.amount, v - acc[j][c], v);
+        }
+    } else if (p.offset != 0.f) {
+#pragma unroll
+      for (int j = 0; j < G::P; j++)
+#pragma unroll
+        for (int c = 0; c < C; c++)
+          acc[j][c] += p.offset;
+    }
+    if (Masks::USABLE && n == G::P)
+      store_run_masked<T, C, G::P, SKIP> (pl, p.out, masks, x, y, acc, in);
+    else
+      finish_run<T, C, G::P> (pl, p.out, x, y, n, acc, in);
+  }
+}
+
+/* Shared memory: the raw tile, then the vertical pass' float rows. */
+template <class G> constexpr size_t
+separable_smem ()
+{
+  return (size_t) G::RAW_BYTES + (size_t) G::TH * G::PITCH * sizeof (float);
+}
+
+template <typename T, int C, int R, int SKIP>
+__global__ void __launch_bounds__ (256, 4)
+separable_tile (const __grid_constant__ CcSepParams p)
+{
+  using G = TileGeom<T, C, R>;
+  extern __shared__ __align__ (16) unsigned char smem[];
+  float *h = reinterpret_cast<float *> (smem + G::RAW_BYTES);
+  int x0, y0;
+
+  tile_input<T, C, G> (smem, p.plane, p.border, &x0, &y0);
+  separable_compute<T, C, R, SKIP> (smem, h, p, x0, y0);
+}
+
+struct TileLaunch
+{
+  const CcSepParams *p;
+  int radius;
+  int skip;
+  cudaStream_t stream;
+  CcLaunchShape *shape;         /* non-NULL: only report the shape */
+
+  template <typename T, int C, int R, int SKIP> cudaError_t launch () const
+  {
+    using G = TileGeom<T, C, R>;
+    constexpr size_t smem = separable_smem<G> ();
+    if (shape != nullptr) {
+      shape->tile_w = G::TW;
+      shape->tile_h = G::TH;
+      shape->threads = G::THREADS;
+      shape->smem = smem;
+      return cudaSuccess;
+    }
+    cudaError_t e = allow_smem (separable_tile<T, C, R, SKIP>, smem);
+    if (e != cudaSuccess)
+      return e;
+    dim3 grid (div_up (p->plane.width, G::TW), div_up (p->plane.height,
+            G::TH));
+    separable_tile<T, C, R, SKIP> <<<grid, G::THREADS, smem, stream>>> (*p);
+    return cudaGetLastError ();
+  }
+
+  /* the skipping variants exist for 8-bit four-channel planes only */
+  template <typename T, int C, int R> cudaError_t with_skip () const
+  {
+    if constexpr (std::is_same_v<T, uint8_t> && C == 4) {
+      if (skip == 0)
+        return launch<T, C, R, 0> ();
+      if (skip == 3)
+        return launch<T, C, R, 3> ();
+    }
+    return launch<T, C, R, -1> ();
+  }
+
+  template <typename T, int C> cudaError_t run () const
+  {
+    static_assert (CC_TILE_MAX_RADIUS == 8, "cases 1 .. 8 below");
+    switch (radius) {
+      case 1:
+        return with_skip<T, C, 1> ();
+      case 2:
+        return with_skip<T, C, 2> ();
+      case 3:
+        return with_skip<T, C, 3> ();
+      case 4:
+        return with_skip<T, C, 4> ();
+      case 5:
+        return with_skip<T, C, 5> ();
+      case 6:
+        return with_skip<T, C, 6> ();
+      case 7:
+        return with_skip<T, C, 7> ();
+      case 8:
+        return with_skip<T, C, 8> ();
+    }
+    return cudaErrorInvalidValue;
+  }
+};
+
+}                               /* namespace cc */
+
+extern "C" cudaError_t
+cc_separable_tile_shape (CudaConvSampleType type, int channels, int radius,
+    CcLaunchShape * shape)
+{
+  return cc::dispatch_type_channels (type, channels,
+      cc::TileLaunch { nullptr, radius, -1, nullptr, shape });
+}
+
+extern "C" cudaError_t
+cc_separable_tile_launch (const CcSepParams * p, CudaConvSampleType type,
+    int channels, int radius, int skip, cudaStream_t stream)
+{
+  return cc::dispatch_type_channels (type, channels,
+      cc::TileLaunch { p, radius, skip, stream, nullptr });
+}
