@@ -13,9 +13,10 @@
  *            one leaving) and writes the window sums (uint16 or uint32;
  *            f32 input: sums in double, stored as float);
  *   rows:    each warp slides the horizontal window along a segment of a
- *            row 32 pixels at a time: lane x takes E(x + r) - E(x - r - 1)
- *            and a warp prefix sum adds them to the previous window, so
- *            loads and stores stay coalesced.
+ *            row 32 K pixels at a time: each lane takes E(x + r) -
+ *            E(x - r - 1) for its K pixels, sums them up in order, and a
+ *            warp prefix sum of the lanes' totals adds them to the
+ *            previous window, so loads and stores stay coalesced.
  * Both windows start with a direct sum over the border-extended line, so
  * any radius works, also one larger than the frame.  Unsigned sums wrap,
  * but the window sum itself fits (the planner picks 64 bits when not), so
@@ -31,6 +32,8 @@ namespace cc
 
 constexpr int COLS_THREADS = 128;
 constexpr int ROWS_WARPS = 4;
+/* pixels per lane in the row pass (a segment is a multiple of 32 K) */
+constexpr int BOX_K = 4;
 
 template <typename T> using ColAcc =
     std::conditional_t<std::is_same_v<T, float>, double, unsigned>;
@@ -58,12 +61,50 @@ store_sums (S * out, int s, int n, const A (&sum)[4])
       out[s + i] = (S) sum[i];
 }
 
-/* Column pass: 4 samples of a segment of rows per thread. */
+/* 4 consecutive samples s .. s + 3 (s a multiple of 4, all inside the
+ * row) as exact integers (f32: doubles), without a float round trip. */
+template <typename T, typename A> __device__ __forceinline__ void
+load_group4_exact (const unsigned char *row, int s, int shift, bool vec,
+    A (&v)[4])
+{
+  if constexpr (std::is_same_v<T, uint8_t>) {
+    if (vec) {
+      const unsigned w = __ldg (reinterpret_cast<const unsigned *> (row + s));
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+        v[i] = (A) (((w >> (8 * i)) & 0xffu) >> shift);
+      return;
+    }
+  } else if constexpr (std::is_same_v<T, uint16_t>) {
+    if (vec) {
+      const uint2 w = __ldg (reinterpret_cast<const uint2 *> (row + 2 * s));
+      v[0] = (A) ((w.x & 0xffffu) >> shift);
+      v[1] = (A) ((w.x >> 16) >> shift);
+      v[2] = (A) ((w.y & 0xffffu) >> shift);
+      v[3] = (A) ((w.y >> 16) >> shift);
+      return;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < 4; i++) {
+    const T raw = load_raw<T> (row, s + i);
+    if constexpr (std::is_same_v<T, float>)
+      v[i] = (A) raw;
+    else
+      v[i] = (A) ((unsigned) raw >> shift);
+  }
+}
+
+/* Column pass: 4 samples of a segment of rows per thread.  Rows go in
+ * batches of U whose loads are all issued before any is used: a running
+ * sum that waited for each row's loads would take a memory latency per
+ * row. */
 template <typename T, typename S>
 __global__ void __launch_bounds__ (COLS_THREADS)
 box_cols (const __grid_constant__ CcBoxColParams p)
 {
   using A = ColAcc<T>;
+  constexpr int U = 8;
   const CcPlane & pl = p.plane;
   const int n = p.samples;
   const int s = (blockIdx.x * COLS_THREADS + threadIdx.x) * 4;
@@ -72,35 +113,65 @@ box_cols (const __grid_constant__ CcBoxColParams p)
   const int ys = blockIdx.y * p.segment;
   const int ye = min (ys + p.segment, pl.height);
   const bool vec = pl.src_align >= 4 * (int) sizeof (T);
+  const bool whole = s + 4 <= n;
   A sum[4] = { 0, 0, 0, 0 };
-  auto add =[&](int y, bool subtract) {
+  /* samples of row y (any y: the border decides); past n (the last
+   * group) they read through the border and are never stored */
+  auto load =[&](int y, A (&v)[4]) {
     const unsigned char *row = bordered_row (pl.src, pl.src_stride, y,
         pl.height, p.border);
-    if (row == nullptr)
-      return;
-    /* samples past n (last group) read through the border and are never
-     * stored */
-    Vec<4> v = load_group4<T, 1> (row, s, n, p.border, p.shift, vec);
+    if (row == nullptr) {
 #pragma unroll
-    for (int i = 0; i < 4; i++) {
-      A a = (A) v.v[i];         /* exact: integers below 2^16 */
-      sum[i] = subtract ? sum[i] - a : sum[i] + a;
+      for (int i = 0; i < 4; i++)
+        v[i] = 0;
+    } else if (whole) {
+      load_group4_exact<T, A> (row, s, p.shift, vec, v);
+    } else {
+      Vec<4> f = load_group4<T, 1> (row, s, n, p.border, p.shift, vec);
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+        v[i] = (A) f.v[i];      /* exact: integers below 2^16 */
     }
   };
 
-  for (int y = ys - p.ry; y <= ys + p.ry; y++)
-    add (y, false);
-  for (int y = ys; y < ye; y++) {
-    store_sums<S> (reinterpret_cast<S *> (pl.dst +
-            (long long) y * pl.dst_stride), s, n, sum);
-    if (y + 1 < ye) {
-      add (y + p.ry + 1, false);
-      add (y - p.ry, true);
+  /* the window of row ys */
+  for (int y0 = ys - p.ry; y0 <= ys + p.ry; y0 += U) {
+    A v[U][4];
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      if (y0 + u <= ys + p.ry)
+        load (y0 + u, v[u]);
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      if (y0 + u <= ys + p.ry)
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+          sum[i] += v[u][i];
+  }
+  /* slide: store row y's sums, then add row y + ry + 1 and drop y - ry */
+  for (int y0 = ys; y0 < ye; y0 += U) {
+    A enter[U][4], leave[U][4];
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      if (y0 + u + 1 < ye) {
+        load (y0 + u + p.ry + 1, enter[u]);
+        load (y0 + u - p.ry, leave[u]);
+      }
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      if (y0 + u >= ye)
+        break;
+      store_sums<S> (reinterpret_cast<S *> (pl.dst +
+              (long long) (y0 + u) * pl.dst_stride), s, n, sum);
+      if (y0 + u + 1 < ye)
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+          sum[i] = sum[i] - leave[u][i] + enter[u][i];
     }
   }
 }
 
-/* Row pass: one warp per segment of a row, 32 pixels per step. */
+/* Row pass: one warp per segment of a row, 32 BOX_K pixels per step. */
 template <typename T, int C, typename S, typename A>
 __global__ void __launch_bounds__ (ROWS_WARPS * 32)
 box_rows (const __grid_constant__ CcBoxRowParams p)
@@ -120,6 +191,28 @@ box_rows (const __grid_constant__ CcBoxRowParams p)
         (CudaConvBorder) p.border);
     return q < 0 ? A (0) : (A) __ldg (sums + q * C + c);
   };
+  /* the C sums of pixel x, inside the row: one vector load when they
+   * make 4, 8 or 16 aligned bytes */
+  constexpr int PIX = C * (int) sizeof (S);
+  auto pixel =[&](int x, A (&v)[C]) {
+    if constexpr (PIX == 4 || PIX == 8 || PIX == 16) {
+      using V = std::conditional_t<PIX == 16, uint4,
+          std::conditional_t<PIX == 8, uint2, unsigned>>;
+      union
+      {
+        V vec;
+        S s[C];
+      } u;
+      u.vec = __ldg (reinterpret_cast<const V *> (sums + x * C));
+#pragma unroll
+      for (int c = 0; c < C; c++)
+        v[c] = (A) u.s[c];
+    } else {
+#pragma unroll
+      for (int c = 0; c < C; c++)
+        v[c] = (A) __ldg (sums + x * C + c);
+    }
+  };
 
   /* window sum of pixel xs - 1 */
   A carry[C];
@@ -136,35 +229,65 @@ box_rows (const __grid_constant__ CcBoxRowParams p)
     for (int o = 16; o > 0; o >>= 1)
       carry[c] += __shfl_xor_sync (all, carry[c], o);
 
-  for (int xb = xs; xb < xe; xb += 32) {
-    const int x = xb + lane;
-    A d[C];
+  /* K consecutive pixels per lane, 32 K per step: the warp scan (the
+   * shuffles) is shared by K pixels */
+  for (int xb = xs; xb < xe; xb += 32 * BOX_K) {
+    const int x0 = xb + lane * BOX_K;
+    A d[BOX_K][C];
+    if (xb - p.rx - 1 >= 0 && xb + 32 * BOX_K - 1 + p.rx < pl.width) {
+      /* the whole step's windows lie inside the row (the usual case) */
 #pragma unroll
-    for (int c = 0; c < C; c++)
-      d[c] = x < xe ? A (at (x + p.rx, c) - at (x - p.rx - 1, c)) : A (0);
+      for (int k = 0; k < BOX_K; k++) {
+        A in[C], out[C];
+        pixel (x0 + k + p.rx, in);
+        pixel (x0 + k - p.rx - 1, out);
 #pragma unroll
-    for (int o = 1; o < 32; o <<= 1)
-#pragma unroll
-      for (int c = 0; c < C; c++) {
-        A t = __shfl_up_sync (all, d[c], o);
-        if (lane >= o)
-          d[c] += t;
+        for (int c = 0; c < C; c++)
+          d[k][c] = x0 + k < xe ? A (in[c] - out[c]) : A (0);
       }
+    } else {
 #pragma unroll
-    for (int c = 0; c < C; c++) {
-      d[c] += carry[c];
-      carry[c] = __shfl_sync (all, d[c], 31);
+      for (int k = 0; k < BOX_K; k++)
+#pragma unroll
+        for (int c = 0; c < C; c++)
+          d[k][c] = x0 + k < xe ? A (at (x0 + k + p.rx, c) -
+              at (x0 + k - p.rx - 1, c)) : A (0);
     }
-    if (x < xe) {
-      float v[1][C];
+    /* prefix within the lane, then across the lanes' totals */
+#pragma unroll
+    for (int k = 1; k < BOX_K; k++)
 #pragma unroll
       for (int c = 0; c < C; c++)
-        v[0][c] = (float) (p.gain * (double) d[c] + p.offset);
-      Run<T, C, 1> in;
+        d[k][c] += d[k - 1][c];
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      const A total = d[BOX_K - 1][c];
+      A incl = total;
+#pragma unroll
+      for (int o = 1; o < 32; o <<= 1) {
+        A t = __shfl_up_sync (all, incl, o);
+        if (lane >= o)
+          incl += t;
+      }
+      const A before = carry[c] + incl - total;
+#pragma unroll
+      for (int k = 0; k < BOX_K; k++)
+        d[k][c] += before;
+      carry[c] += __shfl_sync (all, incl, 31);
+    }
+    if (x0 < xe) {
+      const int n = min (BOX_K, xe - x0);
+      float v[BOX_K][C];
+#pragma unroll
+      for (int k = 0; k < BOX_K; k++)
+#pragma unroll
+        for (int c = 0; c < C; c++)
+          v[k][c] = (float) (p.gain * (double) d[k][c] + p.offset);
+      Run<T, C, BOX_K> in;
       if (p.out.need_src)
-        run_load<T, C, 1> (in, pl.src + (long long) y * pl.src_stride, x, 1,
-            pl.src_align);
-      finish_run<T, C, 1> (pl, p.out, x, y, 1, v, in);
+        run_load<T, C, BOX_K> (in, pl.src + (long long) y * pl.src_stride,
+            x0, n, pl.src_align);
+      finish_run<T, C, BOX_K> (pl, p.out, x0, y, n, v, in);
     }
   }
 }

@@ -43,6 +43,28 @@ conv_fixed (float (&acc)[N][V], const Load & load, const float *w)
   }
 }
 
+/* conv_fixed for every component but SKIP (-1: none), whose sums are
+ * left alone: a channel the output map does not take costs nothing. */
+template <int NT, int N, int V, int SKIP, class Load>
+__device__ __forceinline__ void
+conv_skip (float (&acc)[N][V], const Load & load, const float *w)
+{
+#pragma unroll
+  for (int k = 0; k < N + NT - 1; k++) {
+    Vec<V> e = load (k);
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+      const int t = k - j;
+      if (t >= 0 && t < NT) {
+#pragma unroll
+        for (int c = 0; c < V; c++)
+          if (c != SKIP)
+            acc[j][c] = fmaf (w[t], e.v[c], acc[j][c]);
+      }
+    }
+  }
+}
+
 /* Tap count known at run time: w holds ntp taps, a multiple of N, zero
  * past the real ones.  The window advances N elements per step through a
  * register window of 2N - 1 elements; loads past the last element any

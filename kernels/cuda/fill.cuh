@@ -41,7 +41,9 @@ template <typename T, int C, int R> struct TileGeom
 {
   static constexpr int THREADS = 256;
   static constexpr int RADIUS = R;
-  static constexpr int TH = 32;         /* output rows per tile */
+  /* output rows per tile: fewer for the largest radii, whose halo rows
+   * would otherwise fill shared memory */
+  static constexpr int TH = R <= 16 ? 32 : 16;
   static constexpr int VR = 8;          /* rows per vertical item */
   static constexpr int ROWS = TH + 2 * R;       /* input rows */
   static constexpr int CS = 16 / (int) sizeof (T);      /* per 16 bytes */
@@ -55,10 +57,12 @@ template <typename T, int C, int R> struct TileGeom
   /* halo on each side, whole 16-byte chunks so every copy is aligned */
   static constexpr int HALO = ceil_to (R * C, CS);
   /* tile width in pixels: whole chunks and whole runs, and a span that
-   * gives at most one vertical item per thread */
+   * gives at most one vertical item per thread up to radius 8 (beyond,
+   * 256 samples plus the halo) */
   static constexpr int CHUNK_PX = CS / gcd (C, CS);
   static constexpr int TWQ = P * CHUNK_PX / gcd (P, CHUNK_PX);
-  static constexpr int SPAN_MAX = 4 * THREADS / (TH / VR);
+  static constexpr int SPAN_MAX = R <= 8 ? 4 * THREADS / (TH / VR) :
+      256 + 2 * HALO;
   static constexpr int TW = (SPAN_MAX - 2 * HALO) / C / TWQ * TWQ;
   static constexpr int SPAN = TW * C + 2 * HALO;        /* samples per row */
   static constexpr int GROUPS = SPAN / 4;       /* 4-sample column groups */
@@ -75,7 +79,8 @@ template <typename T, int C, int R> struct TileGeom
   static_assert (TW > 0 && TW % P == 0, "whole runs per tile");
   static_assert (TW * C % CS == 0, "tiles start on a 16-byte boundary");
   static_assert (SPAN % CS == 0 && PC % 4 == 0, "whole groups");
-  static_assert (GROUPS * (TH / VR) <= THREADS, "one vertical item each");
+  static_assert (R > 8 || GROUPS * (TH / VR) <= THREADS,
+      "one vertical item each up to radius 8");
   static_assert (TH % VR == 0, "vertical items divide the tile");
   static_assert (RAW_BYTES % 16 == 0, "float rows after raw ones stay "
       "aligned");

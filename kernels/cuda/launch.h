@@ -26,6 +26,10 @@
 /* Largest radius of the tiled separable kernel (separable_tile.cu), which
  * is compiled for each radius 1 .. CC_TILE_MAX_RADIUS. */
 #define CC_TILE_MAX_RADIUS 8
+/* Larger radii it is compiled for, for 8- and 16-bit planes of 1, 2 or 4
+ * channels: 12, 16, 24 and 32 (a radius in between runs at the next one,
+ * its taps padded with zeros). */
+#define CC_TILE_LARGE_RADII 4
 /* Small masks live in the mask kernel's parameters (column-major). */
 #define CC_MASK_PARAM_MAX_RADIUS 4
 #define CC_MASK_PARAM_TAPS 81
@@ -124,7 +128,7 @@ typedef struct
   CcOutput out;
   int border;
   int rx;
-  int segment;                  /* pixels per warp, a multiple of 32 */
+  int segment;                  /* pixels per warp, a multiple of 128 */
   double gain;
   double offset;
 } CcBoxRowParams;
@@ -194,7 +198,7 @@ cudaError_t cc_box_rows_launch (const CcBoxRowParams * p,
 
 CcLaunchShape cc_mask_shape (int channels, int chunk_x, int chunk_y);
 cudaError_t cc_mask_launch (const CcMaskParams * p, CudaConvSampleType type,
-    int channels, int fixed_radius, cudaStream_t stream);
+    int channels, int fixed_radius, int skip, cudaStream_t stream);
 cudaError_t cc_stencil_shape (CudaConvSampleType type, int channels,
     CcLaunchShape * shape);
 cudaError_t cc_stencil_launch (const CcMaskParams * p,

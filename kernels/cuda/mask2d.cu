@@ -37,7 +37,9 @@ mask_span (int x0, int rx, int cx0, int nx)
   return tile_span (x0 - rx + cx0, MaskGeom<C>::TW + nx - 1);
 }
 
-template <typename T, int C, int R>
+/* SKIP: a channel the map does not take, left out of the arithmetic (the
+ * compile-time radius path of 8-bit four-channel planes), else -1. */
+template <typename T, int C, int R, int SKIP>
 __global__ void __launch_bounds__ (MaskGeom<C>::THREADS)
 mask2d (const __grid_constant__ CcMaskParams p)
 {
@@ -67,7 +69,7 @@ mask2d (const __grid_constant__ CcMaskParams p)
       auto load =[&](int k)->Vec<C> {
         return shared_pixel<C> (col + k * span.width * C + j * C);
       };
-      conv_fixed<N, G::VR> (acc, load, p.mask + j * N);
+      conv_skip<N, G::VR, C, SKIP> (acc, load, p.mask + j * N);
     }
   } else {
     const int nx_all = 2 * rx + 1, ny_all = 2 * ry + 1;
@@ -125,9 +127,10 @@ struct MaskLaunch
 {
   const CcMaskParams *p;
   int fixed;
+  int skip;
   cudaStream_t stream;
 
-  template <typename T, int C, int R> cudaError_t launch () const
+  template <typename T, int C, int R, int SKIP> cudaError_t launch () const
   {
     using G = MaskGeom<C>;
     const int n = 2 * R + 1;
@@ -135,23 +138,34 @@ struct MaskLaunch
         mask_shape<C> (p->chunk_x, p->chunk_y);
     dim3 grid (div_up (p->plane.width, G::TW), div_up (p->plane.height,
             G::TH));
-    mask2d<T, C, R> <<<grid, G::THREADS, s.smem, stream>>> (*p);
+    mask2d<T, C, R, SKIP> <<<grid, G::THREADS, s.smem, stream>>> (*p);
     return cudaGetLastError ();
+  }
+
+  template <typename T, int C, int R> cudaError_t with_skip () const
+  {
+    if constexpr (std::is_same_v<T, uint8_t> && C == 4 && R > 0) {
+      if (skip == 0)
+        return launch<T, C, R, 0> ();
+      if (skip == 3)
+        return launch<T, C, R, 3> ();
+    }
+    return launch<T, C, R, -1> ();
   }
 
   template <typename T, int C> cudaError_t run () const
   {
     switch (fixed) {
       case 0:
-        return launch<T, C, 0> ();
+        return with_skip<T, C, 0> ();
       case 1:
-        return launch<T, C, 1> ();
+        return with_skip<T, C, 1> ();
       case 2:
-        return launch<T, C, 2> ();
+        return with_skip<T, C, 2> ();
       case 3:
-        return launch<T, C, 3> ();
+        return with_skip<T, C, 3> ();
       case 4:
-        return launch<T, C, 4> ();
+        return with_skip<T, C, 4> ();
     }
     return cudaErrorInvalidValue;
   }
@@ -179,8 +193,8 @@ cc_mask_shape (int channels, int chunk_x, int chunk_y)
 
 extern "C" cudaError_t
 cc_mask_launch (const CcMaskParams * p, CudaConvSampleType type,
-    int channels, int fixed_radius, cudaStream_t stream)
+    int channels, int fixed_radius, int skip, cudaStream_t stream)
 {
   return cc::dispatch_type_channels (type, channels,
-      cc::MaskLaunch { p, fixed_radius, stream });
+      cc::MaskLaunch { p, fixed_radius, skip, stream });
 }

@@ -13,17 +13,19 @@
  * in their parameters and never re-derive taps.
  *
  *   IDENTITY           cudaMemcpy2DAsync, or copy.cu when channels are filled
- *   SEPARABLE/UNSHARP  radii up to 8: the tiled kernel with a compile-time
- *                      radius (separable_tile.cu; the shorter axis' taps
- *                      padded with zeros); then the fused kernel with
- *                      run-time taps (separable.cu) up to
- *                      CC_FUSED_MAX_RADIUS; beyond, row pass + column pass
- *                      through f32 scratch
+ *   SEPARABLE/UNSHARP  the tiled kernel with a compile-time radius
+ *                      (separable_tile.cu): radii up to 8, and 12, 16,
+ *                      24, 32 for 8/16-bit planes of 1, 2 or 4 channels
+ *                      (taps padded with zeros up to the radius run);
+ *                      otherwise the fused kernel with run-time taps
+ *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
+ *                      row pass + column pass through f32 scratch
  *   BOX                radii up to 8: the separable path with unit taps;
  *                      otherwise running sums (box.cu)
  *   SOBEL/LAPLACIAN    stencil3x3.cu
  *   8-bit RGBA-like planes whose alpha or padding channel is copied: the
- *   tiled kernels' variants that leave that channel's arithmetic out
+ *   variants of the tiled kernels and of the compile-time mask that leave
+ *   that channel's arithmetic out
  *   MASK               mask2d.cu: taps in parameters up to 9x9, else in
  *                      device memory, applied in 16x16 chunks */
 
@@ -208,19 +210,30 @@ centre_taps (float *out, int n_padded, const double *taps, int n)
     out[i] = i >= pad && i < pad + n ? (float) taps[i - pad] : 0.f;
 }
 
-/* Whether the tiled kernel takes the job: both radii in its range, and
- * equal unless the samples are integers (for f32 a zero tap times an
- * infinite sample would make a NaN the reference does not have). */
+/* The radius the tiled kernel runs a job at, 0 when it does not take it:
+ * both radii up to CC_TILE_MAX_RADIUS, or for 8- and 16-bit planes of 1, 2
+ * or 4 channels up to the largest of its large radii (the next one up,
+ * zero taps padding the difference); equal radii for f32 (a zero tap
+ * times an infinite sample would make a NaN the reference does not
+ * have). */
 static int
-tile_radius (const SepJob * job, CudaConvSampleType type)
+tile_radius (const SepJob * job, CudaConvSampleType type, int channels)
 {
+  static const int large[CC_TILE_LARGE_RADII] = { 12, 16, 24, 32 };
   int r = job->rx > job->ry ? job->rx : job->ry;
 
-  if (r < 1 || r > CC_TILE_MAX_RADIUS)
+  if (r < 1)
     return 0;
   if (job->rx != job->ry && type == CUDACONV_SAMPLE_F32)
     return 0;
-  return r;
+  if (r <= CC_TILE_MAX_RADIUS)
+    return r;
+  if (type == CUDACONV_SAMPLE_F32 || channels == 3)
+    return 0;
+  for (int i = 0; i < CC_TILE_LARGE_RADII; i++)
+    if (r <= large[i])
+      return large[i];
+  return 0;
 }
 
 static CudaConvStatus
@@ -348,7 +361,7 @@ run_separable (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels, int border,
     cudaStream_t stream, CudaConvError * err)
 {
-  int radius = tile_radius (job, type);
+  int radius = tile_radius (job, type, channels);
 
   if (radius > 0)
     return run_tile (cuda, job, radius, pl, out, type, channels, border,
@@ -408,11 +421,13 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
   cp.shift = out->shift;
   cp.border = plan->border;
   cp.ry = ry;
-  /* long segments amortise the first window (ny rows); halve them while
-   * the GPU would have too few threads */
-  seg = 2 * ny > 32 ? 2 * ny : 32;
-  while (seg > 32 && (long long) (cp.samples / 4 + 1) *
-      ((pl->height + seg - 1) / seg) < 256LL * cuda->sm_count)
+  /* each segment first sums its window (ny rows, in batches of loads
+   * that L2 serves): segments of 64 rows keep enough threads at work
+   * (long ones left the GPU 8 % occupied); halve them while there would
+   * still be too few */
+  seg = 64;
+  while (seg > 16 && (long long) (cp.samples / 4 + 1) *
+      ((pl->height + seg - 1) / seg) < 512LL * cuda->sm_count)
     seg /= 2;
   cp.segment = seg;
   s = launched (cc_box_cols_launch (&cp, type,
@@ -427,9 +442,10 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     rp.out = *out;
     rp.border = plan->border;
     rp.rx = rx;
-    seg = round_up (4 * nx > 128 ? 4 * nx : 128, 32);
-    rp.segment = seg < round_up (pl->width, 32) ? seg :
-        round_up (pl->width, 32);
+    /* whole steps of the row pass (32 lanes x 4 pixels) */
+    seg = round_up (4 * nx > 512 ? 4 * nx : 512, 128);
+    rp.segment = seg < round_up (pl->width, 128) ? seg :
+        round_up (pl->width, 128);
     rp.gain = plan->gain;
     rp.offset = plan->offset;
     s = launched (cc_box_rows_launch (&rp, type, channels, sum_bytes, wide,
@@ -491,7 +507,8 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     if (s != CUDACONV_OK)
       return s;
   }
-  s = launched (cc_mask_launch (&p, type, channels, fixed, stream),
+  s = launched (cc_mask_launch (&p, type, channels, fixed,
+          skipped_channel (type, channels, out), stream),
       "launching the mask kernel", err);
   if (!fixed && cc_buffer_release (&cuda->consts, stream, err) != CUDACONV_OK)
     return err != NULL ? err->status : CUDACONV_ERROR_CUDA;

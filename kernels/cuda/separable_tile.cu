@@ -7,9 +7,11 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The path of gaussian, sharpen, rank-1 matrices and small boxes up to
- * radius CC_TILE_MAX_RADIUS.  A block makes a tile of TW x TH output
- * pixels in three steps (fill.cuh has the geometry):
+/* The path of gaussian, sharpen, rank-1 matrices and small boxes: radii 1
+ * to CC_TILE_MAX_RADIUS, and for 8- and 16-bit planes of 1, 2 or 4
+ * channels the larger radii of cc_tile_large_radius (the planner pads
+ * taps with zeros up to the next one).  A block makes a tile of TW x TH
+ * output pixels in three steps (fill.cuh has the geometry):
  *   1. fill: the raw input rows and columns the tile needs (its halo
  *      included, through the border), 16-byte copies into shared memory;
  *   2. vertical pass: each thread correlates VR rows of one 4-sample
@@ -30,28 +32,6 @@
 namespace cc
 {
 
-/* The sums for channels other than SKIP: conv_fixed over Vec<V> elements
- * whose component SKIP (when V == C) is left alone. */
-template <int NT, int N, int V, int SKIP, class Load>
-__device__ __forceinline__ void
-conv_skip (float (&acc)[N][V], const Load & load, const float *w)
-{
-#pragma unroll
-  for (int k = 0; k < N + NT - 1; k++) {
-    Vec<V> e = load (k);
-#pragma unroll
-    for (int j = 0; j < N; j++) {
-      const int t = k - j;
-      if (t >= 0 && t < NT) {
-#pragma unroll
-        for (int c = 0; c < V; c++)
-          if (c != SKIP)
-            acc[j][c] = fmaf (w[t], e.v[c], acc[j][c]);
-      }
-    }
-  }
-}
-
 /* Steps 2 and 3 for the tile at (x0, y0), whose raw input is in raw; h
  * holds the vertical pass' results. */
 template <typename T, int C, int R, int SKIP> __device__ __forceinline__ void
@@ -63,11 +43,13 @@ separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
   /* a vertical group is one pixel exactly when C == 4 */
   constexpr int VSKIP = C == 4 ? SKIP : -1;
 
-  /* 2. vertical pass: rows b VR .. b VR + VR - 1 of group g */
-  {
-    const int g = threadIdx.x % G::GROUPS;
-    const int b = threadIdx.x / G::GROUPS;
-    if (b < G::TH / G::VR) {
+  /* 2. vertical pass: rows b VR .. b VR + VR - 1 of group g (one item
+   * per thread up to radius 8) */
+  for (int item = threadIdx.x; item < G::GROUPS * (G::TH / G::VR);
+      item += G::THREADS) {
+    const int g = item % G::GROUPS;
+    const int b = item / G::GROUPS;
+    {
       const unsigned char *col = raw + b * G::VR * G::RAW_PITCH +
           4 * g * (int) sizeof (T);
       float acc[G::VR][4];
@@ -113,6 +95,27 @@ separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
         return Vec<4> { {v.x, v.y, v.z, v.w} };
       };
       conv_skip<2 * R + 1, G::P, 4, SKIP> (acc, load, p.taps_x);
+    } else if constexpr (R > 8) {
+      /* a long window: stream it a float4 at a time, each sample feeding
+       * the outputs whose taps reach it (C is 1 or 2 here) */
+      static_assert (C == 1 || C == 2, "large radii: C = 1, 2 or 4");
+#pragma unroll
+      for (int i = 0; i < NW; i++) {
+        const float4 v =
+            *reinterpret_cast<const float4 *> (row + G::at (A0 + 4 * i));
+        const float e4[4] = { v.x, v.y, v.z, v.w };
+#pragma unroll
+        for (int m = 0; m < 4; m++) {
+          const int d = 4 * i + m - OFF;        /* window sample */
+          if (d < 0 || d >= (G::P + 2 * R) * C)
+            continue;
+          const int k = d / C, c = d % C;
+#pragma unroll
+          for (int j = 0; j < G::P; j++)
+            if (k - j >= 0 && k - j <= 2 * R)
+              acc[j][c] = fmaf (p.taps_x[k - j], e4[m], acc[j][c]);
+        }
+      }
     } else {
       /* pixels straddle float4s: load the window once */
       float win[4 * NW];
@@ -230,6 +233,20 @@ struct TileLaunch
   template <typename T, int C> cudaError_t run () const
   {
     static_assert (CC_TILE_MAX_RADIUS == 8, "cases 1 .. 8 below");
+    static_assert (CC_TILE_LARGE_RADII == 4, "cases 12 .. 32 below");
+    /* the large radii for 8- and 16-bit planes of 1, 2 or 4 channels */
+    if constexpr (!std::is_same_v<T, float> && C != 3) {
+      switch (radius) {
+        case 12:
+          return with_skip<T, C, 12> ();
+        case 16:
+          return with_skip<T, C, 16> ();
+        case 24:
+          return with_skip<T, C, 24> ();
+        case 32:
+          return with_skip<T, C, 32> ();
+      }
+    }
     switch (radius) {
       case 1:
         return with_skip<T, C, 1> ();
