@@ -272,8 +272,9 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
           GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_DIVISOR,
       g_param_spec_double ("divisor", "Divisor",
-          "What kernel=custom divides the weighted sum by; 0 means the sum "
-          "of the matrix, or 1 when that sum is 0",
+          "What kernel=custom divides the weighted sum by: 0, or a "
+          "magnitude from 1e-18 to 1e6; 0 means the sum of the matrix, or 1 "
+          "when that sum is 0",
           -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE,
           DEFAULT_DIVISOR, FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_OFFSET,
@@ -416,6 +417,43 @@ gst_cuda_conv_filter_check_double (GstCudaConvFilter * self,
   return FALSE;
 }
 
+/* v as %g writes it, with more digits where %g would round it onto
+ * another value: a refused 1000.0001 must not read as the limit 1000.
+ * In the C locale, as GStreamer parses property values. */
+static void
+gst_cuda_conv_filter_show_double (gdouble v,
+    gchar text[G_ASCII_DTOSTR_BUF_SIZE])
+{
+  gint digits;
+
+  for (digits = 6; digits <= 17; digits++) {
+    gchar format[8];
+
+    g_snprintf (format, sizeof (format), "%%.%dg", digits);
+    g_ascii_formatd (text, G_ASCII_DTOSTR_BUF_SIZE, format, v);
+    if (isnan (v) || g_ascii_strtod (text, NULL) == v)
+      break;
+  }
+}
+
+/* 0, or a magnitude from CUDACONV_MIN_DIVISOR up, judged alone: then no
+ * valid matrix, set before or after, can make a divisor the library
+ * refuses (it would fail the pipeline at the next frame). */
+static gboolean
+gst_cuda_conv_filter_check_divisor (GstCudaConvFilter * self, gdouble v)
+{
+  gchar shown[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (v == 0 || (fabs (v) >= CUDACONV_MIN_DIVISOR &&
+          fabs (v) <= CUDACONV_MAX_MATRIX_VALUE))
+    return TRUE;
+  gst_cuda_conv_filter_show_double (v, shown);
+  g_warning ("%s: divisor %s is invalid: valid values are 0, or a magnitude "
+      "from %g to %g; keeping the previous value", GST_OBJECT_NAME (self),
+      shown, CUDACONV_MIN_DIVISOR, CUDACONV_MAX_MATRIX_VALUE);
+  return FALSE;
+}
+
 /* A copy of the matrix in value as doubles, or NULL after a warning that
  * names what is wrong with it. */
 static gdouble *
@@ -483,9 +521,13 @@ gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
     case PROP_SIGMA:
     case PROP_AMOUNT:
     case PROP_SCALE:
-    case PROP_DIVISOR:
     case PROP_OFFSET:
       if (!gst_cuda_conv_filter_check_double (self, pspec,
+              g_value_get_double (value)))
+        return;
+      break;
+    case PROP_DIVISOR:
+      if (!gst_cuda_conv_filter_check_divisor (self,
               g_value_get_double (value)))
         return;
       break;

@@ -192,11 +192,19 @@ value_is_valid (const char *name, const GValue * v)
     return in_range (g_value_get_double (v), 0, CUDACONV_MAX_AMOUNT);
   if (strcmp (name, "scale") == 0)
     return in_range (g_value_get_double (v), 0, CUDACONV_MAX_SCALE);
-  if (strcmp (name, "divisor") == 0 || strcmp (name, "offset") == 0)
+  if (strcmp (name, "offset") == 0)
     return in_range (g_value_get_double (v), -CUDACONV_MAX_MATRIX_VALUE,
         CUDACONV_MAX_MATRIX_VALUE);
+  /* 0, or tiny enough that no valid entry over it passes 1e24 */
+  if (strcmp (name, "divisor") == 0) {
+    double d = g_value_get_double (v);
+
+    return in_range (d, -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE)
+        && (d == 0 || fabs (d) >= CUDACONV_MIN_DIVISOR);
+  }
   if (strcmp (name, "matrix") == 0) {
     guint n = gst_value_array_get_size (v), side = 1;
+    double sum = 0, largest = 0;
 
     while (side * side < n)
       side += 2;
@@ -207,8 +215,15 @@ value_is_valid (const char *name, const GValue * v)
       if (!G_VALUE_HOLDS_DOUBLE (e) || !in_range (g_value_get_double (e),
               -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE))
         return 0;
+      /* row by row, as the divisor rule adds them */
+      sum += g_value_get_double (e);
+      if (fabs (g_value_get_double (e)) > largest)
+        largest = fabs (g_value_get_double (e));
     }
-    return 1;
+    /* judged with divisor 0, whatever the divisor is: the matrix's sum
+     * (when not 0) becomes the divisor, and entries over it may be at
+     * most CUDACONV_MAX_MATRIX_WEIGHT */
+    return sum == 0 || largest / fabs (sum) <= CUDACONV_MAX_MATRIX_WEIGHT;
   }
   /* enums: the parser only yields registered values */
   return 1;

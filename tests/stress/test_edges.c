@@ -91,6 +91,12 @@ static const StringCase string_cases[] = {
   {"divisor", "1000000.1", REFUSE},
   {"divisor", "-inf", REFUSE},
   {"divisor", "nan", REFUSE},
+  /* 0, or a magnitude from 1e-18: judged without the matrix */
+  {"divisor", "1e-19", REFUSE},
+  {"divisor", "-1.6e-183", REFUSE},
+  {"divisor", "1e-18", ACCEPT},
+  {"divisor", "-1e-18", ACCEPT},
+  {"divisor", "0", ACCEPT},
   {"offset", "-1e6", ACCEPT},
   {"offset", "1e6", ACCEPT},
   {"offset", "-1000001", REFUSE},
