@@ -52,9 +52,11 @@
  * gst-launch-1.0 videotestsrc ! cudaconvfilter kernel=custom matrix="<0.0, -1.0, 0.0, -1.0, 5.0, -1.0, 0.0, -1.0, 0.0>" ! videoconvert ! autovideosink
  * ]| A 3x3 sharpening mask (its weights sum to 1, so divisor=0 divides by 1).
  * |[
- * gst-launch-1.0 filesrc location=clip.mp4 ! qtdemux ! h264parse ! nvh264dec ! cudaconvfilter kernel=sharpen radius=2 ! cudadownload ! videoconvert ! autovideosink
- * ]| Decoded frames stay in GPU memory (memory:CUDAMemory) through the
- * filter: no copy over PCIe until cudadownload.
+ * gst-launch-1.0 filesrc location=clip.mp4 ! qtdemux ! h264parse ! nvh264dec ! "video/x-raw(memory:CUDAMemory)" ! cudaconvfilter kernel=sharpen radius=2 ! "video/x-raw(memory:CUDAMemory)" ! cudadownload ! videoconvert ! autovideosink
+ * ]| Decoded frames stay in GPU memory through the filter: no copy over
+ * PCIe until cudadownload.  The memory:CUDAMemory caps on both sides are
+ * needed: without them the decoder and the filter may agree on system
+ * memory, and every frame then crosses PCIe twice.
  *
  * ## Memory
  * With the GPU backend, frames in system memory are uploaded, filtered and
