@@ -133,8 +133,9 @@ static const StringCase string_cases[] = {
   {"matrix", "<1e6, -1e6, 0, 0, 1e-19, 0, 0, 0, 0>", REFUSE},
   {"matrix", "<1e6, -1e6, 0, 0, 1e-18, 0, 0, 0, 0>", ACCEPT},
   /* not "<<1>>": GStreamer 1.22's parser itself crashes on an array
-   * nested in an array property (invalid cast from GParamDouble to
-   * GstParamArray, then SIGSEGV), before the element sees anything */
+   * nested in an array property (invalid cast from the entries' double
+   * spec to GstParamArray, then SIGSEGV), before the element sees
+   * anything */
   {"matrix", "<\"one\">", REFUSE},
   {"matrix", "<1; 2>", REFUSE},
   {"matrix", "{1, 2, 3}", REFUSE},
