@@ -49,6 +49,10 @@ extern "C" {
 /* largest |entry / divisor|: keeps every weighted sum of 255x255 16-bit
  * samples far inside the float range (a tiny divisor would overflow it) */
 #define CUDACONV_MAX_MATRIX_WEIGHT 1.0e24
+/* smallest |divisor| other than 0: any valid entry over any valid divisor
+ * then stays within CUDACONV_MAX_MATRIX_WEIGHT (1e6 / 1e-18 = 1e24), so a
+ * divisor and a matrix can be judged each on its own, in either order */
+#define CUDACONV_MIN_DIVISOR 1.0e-18
 
 /* ---------------------------------------------------------------- errors */
 
@@ -162,9 +166,14 @@ typedef enum
  *  sharpen   as gaussian, plus amount: out = in + amount * (in - gauss(in))
  *  sobel     scale * sqrt (gx^2 + gy^2) of the 3x3 Sobel pair
  *  laplacian scale * |5-point Laplacian|
- *  custom    matrix (row-major, odd side, matrix_side^2 entries), divisor
- *            (0: sum of the entries, or 1 when they sum to 0), offset:
+ *  custom    matrix (row-major, odd side, matrix_side^2 entries from
+ *            -CUDACONV_MAX_MATRIX_VALUE to CUDACONV_MAX_MATRIX_VALUE),
+ *            divisor (0: sum of the entries, or 1 when they sum to 0;
+ *            otherwise a magnitude from CUDACONV_MIN_DIVISOR to
+ *            CUDACONV_MAX_MATRIX_VALUE), offset:
  *            out(x,y) = sum M[i][j] in(x+j-r, y+i-r) / divisor + offset
+ *            With divisor 0, the largest |entry| over |sum| may be at most
+ *            CUDACONV_MAX_MATRIX_WEIGHT.
  * A radius of 0 on an axis means no filtering along it. */
 typedef struct
 {

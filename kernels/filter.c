@@ -15,6 +15,7 @@
 #include "cudaconv.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +48,27 @@ in_range (double v, double lo, double hi)
   return v >= lo && v <= hi;    /* false for NaN */
 }
 
+/* v as %g writes it, with more digits where %g would round it onto
+ * another value (1000.0001 is not 1000, 9.99e-19 not 1e-18): a refused
+ * value must not read like a limit */
+typedef struct
+{
+  char text[32];
+} Shown;
+
+static Shown
+show (double v)
+{
+  Shown s;
+
+  for (int digits = 6; digits <= 17; digits++) {
+    snprintf (s.text, sizeof (s.text), "%.*g", digits, v);
+    if (v != v || strtod (s.text, NULL) == v)
+      break;
+  }
+  return s;
+}
+
 static CudaConvStatus
 check_value (const char *name, double v, double lo, double hi,
     CudaConvError * err)
@@ -54,7 +76,8 @@ check_value (const char *name, double v, double lo, double hi,
   if (in_range (v, lo, hi))
     return CUDACONV_OK;
   return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-      "%s %g is out of range: valid values are %g to %g", name, v, lo, hi);
+      "%s %s is out of range: valid values are %g to %g", name,
+      show (v).text, lo, hi);
 }
 
 static CudaConvStatus
@@ -65,6 +88,20 @@ check_radius (const char *name, int r, CudaConvError * err)
   return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
       "%s %d is out of range: valid values are 0 to %d", name, r,
       CUDACONV_MAX_RADIUS);
+}
+
+/* 0, or a magnitude from CUDACONV_MIN_DIVISOR to CUDACONV_MAX_MATRIX_VALUE:
+ * judged alone, so that no valid matrix can later make it too small */
+static CudaConvStatus
+check_divisor (double v, CudaConvError * err)
+{
+  if (v == 0 || in_range (fabs (v), CUDACONV_MIN_DIVISOR,
+          CUDACONV_MAX_MATRIX_VALUE))
+    return CUDACONV_OK;
+  return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+      "divisor %s is out of range: valid values are 0, or a magnitude from "
+      "%g to %g", show (v).text, CUDACONV_MIN_DIVISOR,
+      CUDACONV_MAX_MATRIX_VALUE);
 }
 
 /* The divisor rule: the given one, else the sum of the entries, else 1. */
@@ -98,12 +135,11 @@ validate_matrix (const CudaConvFilterDesc * desc, CudaConvError * err)
     if (!in_range (desc->matrix[i], -CUDACONV_MAX_MATRIX_VALUE,
             CUDACONV_MAX_MATRIX_VALUE))
       return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-          "matrix entry %d (row %d, column %d) is %g: valid values are "
-          "%g to %g", i, i / side, i % side, desc->matrix[i],
+          "matrix entry %d (row %d, column %d) is %s: valid values are "
+          "%g to %g", i, i / side, i % side, show (desc->matrix[i]).text,
           -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE);
   }
-  s = check_value ("divisor", desc->divisor, -CUDACONV_MAX_MATRIX_VALUE,
-      CUDACONV_MAX_MATRIX_VALUE, err);
+  s = check_divisor (desc->divisor, err);
   if (s != CUDACONV_OK)
     return s;
   s = check_value ("offset", desc->offset, -CUDACONV_MAX_MATRIX_VALUE,
@@ -111,9 +147,17 @@ validate_matrix (const CudaConvFilterDesc * desc, CudaConvError * err)
   if (s != CUDACONV_OK)
     return s;
   {
+    /* only the sum can be too small now: a given divisor is at least
+     * CUDACONV_MIN_DIVISOR (the test stays for both) */
     double largest = 0, divisor = effective_divisor (desc);
     for (int i = 0; i < side * side; i++)
       largest = fmax (largest, fabs (desc->matrix[i]));
+    if (largest / fabs (divisor) > CUDACONV_MAX_MATRIX_WEIGHT &&
+        desc->divisor == 0)
+      return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+          "the matrix sums to %g, too small to divide entries up to %g by "
+          "(divisor 0 divides by the sum): an entry over the sum may be at "
+          "most %g", divisor, largest, CUDACONV_MAX_MATRIX_WEIGHT);
     if (largest / fabs (divisor) > CUDACONV_MAX_MATRIX_WEIGHT)
       return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
           "divisor %g is too small for matrix entries up to %g: an entry "

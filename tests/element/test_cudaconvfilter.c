@@ -334,6 +334,18 @@ GST_END_TEST;
       n_, regex, #code);                                            \
 } G_STMT_END
 
+/* Runs code expecting exactly one warning, the element's refusal of a
+ * value: "<element>: <what> is invalid: valid values are <valid>; keeping
+ * the previous value", so that it names the element, the property, the
+ * value and the valid range (regexes). */
+#define EXPECT_OUT_OF_RANGE(element, what, valid, code) G_STMT_START {  \
+  gchar *regex_ = g_strdup_printf ("^%s: %s is invalid: valid values "  \
+      "are %s; keeping the previous value$", GST_OBJECT_NAME (element), \
+      what, valid);                                                     \
+  EXPECT_REFUSED (regex_, code);                                        \
+  g_free (regex_);                                                      \
+} G_STMT_END
+
 static gdouble
 get_double (GstElement * element, const gchar * name)
 {
@@ -394,30 +406,46 @@ GST_START_TEST (test_bad_numbers_refused)
   g_object_set (e, "radius", 5, "sigma", 1.5, "amount", 2.0, "scale", 0.5,
       "divisor", 3.0, "offset", -4.0, NULL);
 
-  /* out of range: GLib's own warning names the value and the property */
-  EXPECT_REFUSED ("\"4096\".*'radius'", g_object_set (e, "radius", 4096, NULL));
-  EXPECT_REFUSED ("\"-1\".*'radius'", g_object_set (e, "radius", -1, NULL));
-  EXPECT_REFUSED ("\"1001(\\.0*)?\".*'sigma'", g_object_set (e, "sigma",
-          1001.0, NULL));
-  EXPECT_REFUSED ("\"-0\\.50*\".*'amount'", g_object_set (e, "amount",
-          -0.5, NULL));
-  EXPECT_REFUSED ("\"10000000(\\.0*)?\".*'divisor'", g_object_set (e,
+  /* out of range: the element's own warning names the value and the
+   * range (GLib's, which it replaces, names no range) */
+  EXPECT_OUT_OF_RANGE (e, "radius 4096", "0 to 4095", g_object_set (e,
+          "radius", 4096, NULL));
+  EXPECT_OUT_OF_RANGE (e, "radius -1", "0 to 4095", g_object_set (e,
+          "radius", -1, NULL));
+  EXPECT_OUT_OF_RANGE (e, "sigma 1001", "0 to 1000", g_object_set (e,
+          "sigma", 1001.0, NULL));
+  /* written in full, not rounded onto the limit */
+  EXPECT_OUT_OF_RANGE (e, "sigma 1000\\.0001", "0 to 1000", g_object_set (e,
+          "sigma", 1000.0001, NULL));
+  EXPECT_OUT_OF_RANGE (e, "amount -0\\.5", "0 to 100", g_object_set (e,
+          "amount", -0.5, NULL));
+  EXPECT_OUT_OF_RANGE (e, "scale 1e\\+09", "0 to 1000", g_object_set (e,
+          "scale", 1e9, NULL));
+  EXPECT_OUT_OF_RANGE (e, "divisor 1e\\+07",
+      "0, or a magnitude from 1e-18 to 1e\\+06", g_object_set (e,
           "divisor", 1e7, NULL));
-  EXPECT_REFUSED ("\"256\".*'cuda-device-id'", g_object_set (e,
+  EXPECT_OUT_OF_RANGE (e, "divisor 1e-19",
+      "0, or a magnitude from 1e-18 to 1e\\+06", g_object_set (e,
+          "divisor", 1e-19, NULL));
+  EXPECT_OUT_OF_RANGE (e, "offset -1000001", "-1e\\+06 to 1e\\+06",
+      g_object_set (e, "offset", -1000001.0, NULL));
+  EXPECT_OUT_OF_RANGE (e, "cuda-device-id 256", "-1 to 255", g_object_set (e,
           "cuda-device-id", 256, NULL));
+  EXPECT_OUT_OF_RANGE (e, "cuda-device-id -2", "-1 to 255", g_object_set (e,
+          "cuda-device-id", -2, NULL));
 
-  /* NaN and infinities: refused by GLib or by the element, either way with
-   * the value and the property named */
-  EXPECT_REFUSED ("nan.*sigma|sigma.*nan", g_object_set (e, "sigma", NAN,
-          NULL));
-  EXPECT_REFUSED ("nan.*amount|amount.*nan", g_object_set (e, "amount", NAN,
-          NULL));
-  EXPECT_REFUSED ("nan.*scale|scale.*nan", g_object_set (e, "scale", NAN,
-          NULL));
-  EXPECT_REFUSED ("nan.*divisor|divisor.*nan", g_object_set (e, "divisor",
+  /* NaN and infinities */
+  EXPECT_OUT_OF_RANGE (e, "sigma nan", "0 to 1000", g_object_set (e, "sigma",
           NAN, NULL));
-  EXPECT_REFUSED ("inf.*offset|offset.*inf", g_object_set (e, "offset",
+  EXPECT_OUT_OF_RANGE (e, "amount nan", "0 to 100", g_object_set (e,
+          "amount", NAN, NULL));
+  EXPECT_OUT_OF_RANGE (e, "scale inf", "0 to 1000", g_object_set (e, "scale",
           INFINITY, NULL));
+  EXPECT_OUT_OF_RANGE (e, "divisor nan",
+      "0, or a magnitude from 1e-18 to 1e\\+06", g_object_set (e,
+          "divisor", NAN, NULL));
+  EXPECT_OUT_OF_RANGE (e, "offset inf", "-1e\\+06 to 1e\\+06",
+      g_object_set (e, "offset", INFINITY, NULL));
 
   /* every previous value kept */
   g_object_get (e, "radius", &radius, "cuda-device-id", &device, NULL);
@@ -428,6 +456,128 @@ GST_START_TEST (test_bad_numbers_refused)
   fail_unless_equals_float (get_double (e, "scale"), 0.5);
   fail_unless_equals_float (get_double (e, "divisor"), 3.0);
   fail_unless_equals_float (get_double (e, "offset"), -4.0);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* Enum numbers without a name (g_object_set does not check them against
+ * the type any more): refused naming the valid nicks and their numbers. */
+GST_START_TEST (test_bad_enums_refused)
+{
+  GstElement *e = ec_element_new ("cpu");
+  gint kernel, border, backend;
+
+  g_object_set (e, "kernel", 3, "border", 2, NULL);     /* sobel, replicate */
+  EXPECT_OUT_OF_RANGE (e, "kernel 6", "gaussian \\(0\\), box \\(1\\), "
+      "sharpen \\(2\\), sobel \\(3\\), laplacian \\(4\\), custom "
+      "\\(5\\)", g_object_set (e, "kernel", 6, NULL));
+  EXPECT_OUT_OF_RANGE (e, "border -1", "reflect-101 \\(0\\), reflect "
+      "\\(1\\), replicate \\(2\\), wrap \\(3\\), constant \\(4\\)",
+      g_object_set (e, "border", -1, NULL));
+  EXPECT_OUT_OF_RANGE (e, "backend 3", "auto \\(0\\), cuda \\(1\\), cpu "
+      "\\(2\\)", g_object_set (e, "backend", 3, NULL));
+  g_object_get (e, "kernel", &kernel, "border", &border, "backend", &backend,
+      NULL);
+  fail_unless_equals_int (kernel, 3);
+  fail_unless_equals_int (border, 2);
+  fail_unless_equals_int (backend, 2);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* The specs that let values through to the element are still int, double,
+ * enum and array specs with the documented ranges and defaults: what
+ * gst-inspect shows and GstController maps its 0 to 1 control values
+ * onto. */
+GST_START_TEST (test_param_specs)
+{
+  static const struct
+  {
+    const gchar *name;
+    gdouble minimum, maximum, default_value;
+  } numbers[] = {
+    {"radius", 0, 4095, 2}, {"cuda-device-id", -1, 255, -1},
+    {"sigma", 0, 1000, 0}, {"amount", 0, 100, 1}, {"scale", 0, 1000, 1},
+    {"divisor", -1e6, 1e6, 0}, {"offset", -1e6, 1e6, 0},
+  };
+  static const struct
+  {
+    const gchar *name, *type, *default_nick;
+  } enums[] = {
+    {"kernel", "GstCudaConvFilterKernel", "gaussian"},
+    {"border", "GstCudaConvFilterBorder", "reflect-101"},
+    {"backend", "GstCudaConvFilterBackend", "auto"},
+  };
+  GstElement *e = ec_element_new (NULL);
+  GObjectClass *klass = G_OBJECT_GET_CLASS (e);
+  GstControlSource *cs;
+  GParamSpec *pspec;
+  GValue v = G_VALUE_INIT;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (numbers); i++) {
+    pspec = g_object_class_find_property (klass, numbers[i].name);
+    fail_unless (pspec != NULL, "no %s", numbers[i].name);
+    g_value_init (&v, pspec->value_type);
+    if (G_IS_PARAM_SPEC_INT (pspec)) {
+      GParamSpecInt *ispec = G_PARAM_SPEC_INT (pspec);
+
+      fail_unless_equals_int (ispec->minimum, (gint) numbers[i].minimum);
+      fail_unless_equals_int (ispec->maximum, (gint) numbers[i].maximum);
+      fail_unless_equals_int (ispec->default_value,
+          (gint) numbers[i].default_value);
+      g_value_set_int (&v, ispec->maximum + 1);
+      /* let through unchanged, for the element to judge */
+      fail_if (g_param_value_validate (pspec, &v));
+      fail_unless_equals_int (g_value_get_int (&v), ispec->maximum + 1);
+    } else {
+      GParamSpecDouble *dspec;
+
+      fail_unless (G_IS_PARAM_SPEC_DOUBLE (pspec), "%s: a %s",
+          numbers[i].name, G_PARAM_SPEC_TYPE_NAME (pspec));
+      dspec = G_PARAM_SPEC_DOUBLE (pspec);
+      fail_unless_equals_float (dspec->minimum, numbers[i].minimum);
+      fail_unless_equals_float (dspec->maximum, numbers[i].maximum);
+      fail_unless_equals_float (dspec->default_value, numbers[i].default_value);
+      g_value_set_double (&v, dspec->maximum * 2 + 1);
+      fail_if (g_param_value_validate (pspec, &v));
+      fail_unless_equals_float (g_value_get_double (&v),
+          dspec->maximum * 2 + 1);
+    }
+    g_value_unset (&v);
+  }
+  for (i = 0; i < G_N_ELEMENTS (enums); i++) {
+    GParamSpecEnum *espec;
+
+    pspec = g_object_class_find_property (klass, enums[i].name);
+    fail_unless (G_IS_PARAM_SPEC_ENUM (pspec), "%s", enums[i].name);
+    espec = G_PARAM_SPEC_ENUM (pspec);
+    fail_unless_equals_string (g_type_name (pspec->value_type), enums[i].type);
+    fail_unless_equals_string (g_enum_get_value (espec->enum_class,
+            espec->default_value)->value_nick, enums[i].default_nick);
+  }
+  pspec = g_object_class_find_property (klass, "matrix");
+  fail_unless (GST_IS_PARAM_SPEC_ARRAY_LIST (pspec));
+  pspec = GST_PARAM_SPEC_ARRAY_LIST (pspec)->element_spec;
+  fail_unless (G_IS_PARAM_SPEC_DOUBLE (pspec));
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (pspec)->minimum, -1e6);
+  fail_unless_equals_float (G_PARAM_SPEC_DOUBLE (pspec)->maximum, 1e6);
+
+  /* a relative control binding maps 0.25 a quarter of the way up the
+   * range: sigma 250, offset -500000 */
+  cs = gst_interpolation_control_source_new ();
+  fail_unless (gst_timed_value_control_source_set
+      ((GstTimedValueControlSource *) cs, 0, 0.25));
+  fail_unless (gst_object_add_control_binding (GST_OBJECT (e),
+          gst_direct_control_binding_new (GST_OBJECT (e), "sigma", cs)));
+  fail_unless (gst_object_add_control_binding (GST_OBJECT (e),
+          gst_direct_control_binding_new (GST_OBJECT (e), "offset", cs)));
+  fail_unless (gst_object_sync_values (GST_OBJECT (e), 0));
+  fail_unless_equals_float (get_double (e, "sigma"), 250.0);
+  fail_unless_equals_float (get_double (e, "offset"), -500000.0);
+  gst_object_unref (cs);
   gst_object_unref (e);
 }
 
@@ -456,19 +606,31 @@ GST_START_TEST (test_bad_matrices_refused)
   EXPECT_REFUSED ("matrix side 257 is invalid: it must be odd, 1 to 255",
       set_matrix_doubles (e, big, 257 * 257));
 
-  /* entries out of range or not numbers: GLib checks them against the
-   * element spec, or the element does; either names the matrix */
+  /* entries out of range or not numbers: the element judges them (GLib
+   * lets them through), naming the entry, its value and the range */
   memcpy (m, good, sizeof (m));
   m[4] = NAN;
-  EXPECT_REFUSED ("matrix", set_matrix_doubles (e, m, 9));
+  EXPECT_REFUSED ("matrix entry 4 \\(row 1, column 1\\) is nan: valid "
+      "values are -1e\\+06 to 1e\\+06", set_matrix_doubles (e, m, 9));
   m[4] = 2e6;
-  EXPECT_REFUSED ("matrix", set_matrix_doubles (e, m, 9));
+  EXPECT_REFUSED ("matrix entry 4 \\(row 1, column 1\\) is 2e\\+06: "
+      "valid values are -1e\\+06 to 1e\\+06", set_matrix_doubles (e, m, 9));
   m[4] = -INFINITY;
-  EXPECT_REFUSED ("matrix", set_matrix_doubles (e, m, 9));
+  EXPECT_REFUSED ("matrix entry 4 \\(row 1, column 1\\) is -inf: valid "
+      "values are -1e\\+06 to 1e\\+06", set_matrix_doubles (e, m, 9));
   g_value_init (&strings[0], G_TYPE_STRING);
   g_value_set_string (&strings[0], "five");
-  EXPECT_REFUSED ("matrix", set_matrix_values (e, strings, 1));
+  EXPECT_REFUSED ("matrix entry 0 is a gchararray, not a number",
+      set_matrix_values (e, strings, 1));
   g_value_unset (&strings[0]);
+  /* the sum, as divisor 0 uses it, too close to 0 for the entries */
+  memset (m, 0, sizeof (m));
+  m[0] = 1e6;
+  m[1] = -1e6;
+  m[4] = 1e-19;
+  EXPECT_REFUSED ("the matrix sums to 1e-19, too small to divide entries up "
+      "to 1e\\+06 by \\(divisor 0 divides by the sum\\)",
+      set_matrix_doubles (e, m, 9));
 
   /* the same through strings, as gst-launch sets it */
   EXPECT_REFUSED ("matrix has 2 values", gst_util_set_object_arg (G_OBJECT
@@ -881,6 +1043,8 @@ cudaconvfilter_suite (void)
   tcase_add_test (tc, test_passthrough);
   tcase_add_test (tc, test_renegotiation);
   tcase_add_test (tc, test_bad_numbers_refused);
+  tcase_add_test (tc, test_bad_enums_refused);
+  tcase_add_test (tc, test_param_specs);
   tcase_add_test (tc, test_bad_matrices_refused);
   tcase_add_test (tc, test_backend_fixed_while_running);
   tcase_add_test (tc, test_matrix_strings);

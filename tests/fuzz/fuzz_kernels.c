@@ -129,7 +129,8 @@ draw_signed (FuzzInput * in, double usual, double top)
 static double
 draw_divisor (FuzzInput * in)
 {
-  static const double tiny[] = { 1e-300, 1e-40, 1e-30, 1e-10, 1e-3 };
+  /* far below, just below and at CUDACONV_MIN_DIVISOR, and above it */
+  static const double tiny[] = { 1e-300, 1e-19, 1e-18, 1e-10, 1e-3 };
 
   switch (fuzz_byte (in) % 6) {
     case 0:
@@ -226,6 +227,9 @@ desc_is_valid (const CudaConvFilterDesc * d)
       if (!in_range (d->divisor, -CUDACONV_MAX_MATRIX_VALUE,
               CUDACONV_MAX_MATRIX_VALUE) || !in_range (d->offset,
               -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE))
+        return 0;
+      /* a divisor other than 0 is judged alone: 1e-18 at the least */
+      if (d->divisor != 0 && fabs (d->divisor) < CUDACONV_MIN_DIVISOR)
         return 0;
       {
         /* entries over the divisor (0: the sum, or 1) stay in range */

@@ -15,7 +15,8 @@
  * values, and the value judged here against the element's documented
  * ranges (cudaconv.h's limits), independently of the element's code:
  *  - valid: the property reads back as that value, with no warning;
- *  - parsed but invalid: the previous value stays, with a warning;
+ *  - parsed but invalid: the previous value stays, with a warning that
+ *    names the property and the valid values;
  *  - not a value of the type: GStreamer drops such text before the
  *    element sees it (tests/stress/test_edges checks the launch-line
  *    error); it is not applied here.
@@ -67,6 +68,7 @@ static size_t case_len;
 /* ------------------------------------------------------------ warnings */
 
 static guint n_warnings;
+static gchar *last_warning;
 
 static void
 count_log (const gchar * domain, GLogLevelFlags level, const gchar * message,
@@ -78,7 +80,21 @@ count_log (const gchar * domain, GLogLevelFlags level, const gchar * message,
     if (strstr (message, "invalid cast") != NULL)
       FAIL ("%s: %s", domain ? domain : "", message);
     n_warnings++;
+    g_free (last_warning);
+    last_warning = g_strdup (message);
   }
+}
+
+/* Whether a refusal names the property and what is valid: a range, the
+ * matrix's sizes or the limit of its weights. */
+static int
+names_valid_values (const char *name, const char *message)
+{
+  return strstr (message, name) != NULL &&
+      (strstr (message, "valid values are ") != NULL ||
+      strstr (message, "it must be odd, 1 to ") != NULL ||
+      strstr (message, "1 (1x1) to ") != NULL ||
+      strstr (message, "may be at most ") != NULL);
 }
 
 static void
@@ -192,11 +208,19 @@ value_is_valid (const char *name, const GValue * v)
     return in_range (g_value_get_double (v), 0, CUDACONV_MAX_AMOUNT);
   if (strcmp (name, "scale") == 0)
     return in_range (g_value_get_double (v), 0, CUDACONV_MAX_SCALE);
-  if (strcmp (name, "divisor") == 0 || strcmp (name, "offset") == 0)
+  if (strcmp (name, "offset") == 0)
     return in_range (g_value_get_double (v), -CUDACONV_MAX_MATRIX_VALUE,
         CUDACONV_MAX_MATRIX_VALUE);
+  /* 0, or tiny enough that no valid entry over it passes 1e24 */
+  if (strcmp (name, "divisor") == 0) {
+    double d = g_value_get_double (v);
+
+    return in_range (d, -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE)
+        && (d == 0 || fabs (d) >= CUDACONV_MIN_DIVISOR);
+  }
   if (strcmp (name, "matrix") == 0) {
     guint n = gst_value_array_get_size (v), side = 1;
+    double sum = 0, largest = 0;
 
     while (side * side < n)
       side += 2;
@@ -207,8 +231,15 @@ value_is_valid (const char *name, const GValue * v)
       if (!G_VALUE_HOLDS_DOUBLE (e) || !in_range (g_value_get_double (e),
               -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE))
         return 0;
+      /* row by row, as the divisor rule adds them */
+      sum += g_value_get_double (e);
+      if (fabs (g_value_get_double (e)) > largest)
+        largest = fabs (g_value_get_double (e));
     }
-    return 1;
+    /* judged with divisor 0, whatever the divisor is: the matrix's sum
+     * (when not 0) becomes the divisor, and entries over it may be at
+     * most CUDACONV_MAX_MATRIX_WEIGHT */
+    return sum == 0 || largest / fabs (sum) <= CUDACONV_MAX_MATRIX_WEIGHT;
   }
   /* enums: the parser only yields registered values */
   return 1;
@@ -262,6 +293,9 @@ apply_pair (GstElement * e, const char *name, const char *text)
           parses ? "invalid" : "unparseable", before, after);
     if (parses && n_warnings == 0)
       FAIL ("%s=\"%s\" was refused without a message", name, text);
+    if (parses && !names_valid_values (name, last_warning))
+      FAIL ("%s=\"%s\" was refused without naming the valid values: %s",
+          name, text, last_warning);
   }
   g_value_unset (&parsed);
   g_free (before);

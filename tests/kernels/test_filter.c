@@ -267,6 +267,70 @@ test_matrix_refusals (void)
   }
 }
 
+/* A divisor other than 0 is 1e-18 at the least, judged without the
+ * matrix: any valid entry over it then stays within the 1e24 weight limit,
+ * so no order of setting them makes a filter that cannot be planned (the
+ * property fuzzer found divisor 1.6e-183 taken, then every frame refused).
+ * With divisor 0 the sum must keep the weights within 1e24. */
+static void
+test_divisor_limits (void)
+{
+  static const double small[9] = { 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+  static const double huge[9] = { 1e6, -1e6, 1e6, -1e6, 1e6, -1e6, 1e6, -1e6,
+    -1e6
+  };
+  static const double bad[] = { 1e-19, -1e-19, 9.9999999999999e-19, 1.6e-183,
+    -5e-324
+  };
+  /* as written in full, not rounded onto the limit */
+  static const char *shown[] = { "1e-19", "-1e-19", "9.9999999999999e-19",
+    "1.6e-183", "-4.94066e-324"
+  };
+  static const double good[] = { 1e-18, -1e-18, 0, 1e6, -1e6 };
+  CudaConvFilterDesc d;
+  char what[128];
+
+  for (int i = 0; i < (int) (sizeof (bad) / sizeof (bad[0])); i++) {
+    /* refused even where the matrix would tolerate it */
+    cudaconv_filter_desc_init (&d, CUDACONV_KIND_CUSTOM);
+    d.matrix = small;
+    d.matrix_side = 3;
+    d.divisor = bad[i];
+    snprintf (what, sizeof (what), "divisor %.17g", bad[i]);
+    expect_refused (&d, what, "divisor", shown[i],
+        "valid values are 0, or a magnitude from 1e-18 to 1e+06", NULL);
+  }
+  for (int i = 0; i < (int) (sizeof (good) / sizeof (good[0])); i++) {
+    for (int m = 0; m < 2; m++) {
+      CudaConvError err = { 0 };
+      CudaConvPlan *plan;
+
+      cudaconv_filter_desc_init (&d, CUDACONV_KIND_CUSTOM);
+      d.matrix = m ? huge : small;
+      d.matrix_side = 3;
+      d.divisor = good[i];
+      plan = cudaconv_plan_new (&d, &err);
+      expect (plan != NULL, "divisor %g with entries up to %g planned (%s)",
+          good[i], m ? 1e6 : 1.0, err.message);
+      cudaconv_plan_free (plan);
+    }
+  }
+
+  /* divisor 0: a sum too close to 0 for the entries is refused, named as
+   * the sum */
+  {
+    double m[9] = { 1e6, -1e6, 0, 0, 1e-19, 0, 0, 0, 0 };
+    cudaconv_filter_desc_init (&d, CUDACONV_KIND_CUSTOM);
+    d.matrix = m;
+    d.matrix_side = 3;
+    expect_refused (&d, "matrix summing to 1e-19", "sums to 1e-19", "1e+06",
+        "1e+24", NULL);
+    m[4] = 1e-18;
+    expect (cudaconv_filter_desc_validate (&d, NULL) == CUDACONV_OK,
+        "matrix of entries up to 1e6 summing to 1e-18 accepted");
+  }
+}
+
 static void
 test_limits_accepted (void)
 {
@@ -650,6 +714,7 @@ main (void)
   test_defaults ();
   test_refusals ();
   test_matrix_refusals ();
+  test_divisor_limits ();
   test_limits_accepted ();
   test_gaussian (&rng);
   test_identity_and_box ();

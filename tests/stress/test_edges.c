@@ -91,6 +91,12 @@ static const StringCase string_cases[] = {
   {"divisor", "1000000.1", REFUSE},
   {"divisor", "-inf", REFUSE},
   {"divisor", "nan", REFUSE},
+  /* 0, or a magnitude from 1e-18: judged without the matrix */
+  {"divisor", "1e-19", REFUSE},
+  {"divisor", "-1.6e-183", REFUSE},
+  {"divisor", "1e-18", ACCEPT},
+  {"divisor", "-1e-18", ACCEPT},
+  {"divisor", "0", ACCEPT},
   {"offset", "-1e6", ACCEPT},
   {"offset", "1e6", ACCEPT},
   {"offset", "-1000001", REFUSE},
@@ -123,9 +129,13 @@ static const StringCase string_cases[] = {
   {"matrix", "<1, inf, 1, 1, 1, 1, 1, 1, 1>", REFUSE},
   {"matrix", "<1000000.5>", REFUSE},
   {"matrix", "<-1e7, 0, 0, 0, 0, 0, 0, 0, 0>", REFUSE},
+  /* sums to 1e-19: divided by that (divisor 0), 1e6 passes 1e24 */
+  {"matrix", "<1e6, -1e6, 0, 0, 1e-19, 0, 0, 0, 0>", REFUSE},
+  {"matrix", "<1e6, -1e6, 0, 0, 1e-18, 0, 0, 0, 0>", ACCEPT},
   /* not "<<1>>": GStreamer 1.22's parser itself crashes on an array
-   * nested in an array property (invalid cast from GParamDouble to
-   * GstParamArray, then SIGSEGV), before the element sees anything */
+   * nested in an array property (invalid cast from the entries' double
+   * spec to GstParamArray, then SIGSEGV), before the element sees
+   * anything */
   {"matrix", "<\"one\">", REFUSE},
   {"matrix", "<1; 2>", REFUSE},
   {"matrix", "{1, 2, 3}", REFUSE},
@@ -133,6 +143,50 @@ static const StringCase string_cases[] = {
   {"matrix", "<1, 2, 3", REFUSE},
   {"matrix", "", REFUSE},
 };
+
+/* What the element's refusal of a parsed value of property must say: the
+ * element and the property, and the valid range (regex). */
+static const gchar *
+refusal_regex (const gchar * property)
+{
+  static const struct
+  {
+    const gchar *property, *regex;
+  } refusals[] = {
+    {"radius", "radius .+ is invalid: valid values are 0 to 4095;"},
+    {"cuda-device-id", "cuda-device-id .+ is invalid: valid values are -1 "
+          "to 255;"},
+    {"sigma", "sigma .+ is invalid: valid values are 0 to 1000;"},
+    {"amount", "amount .+ is invalid: valid values are 0 to 100;"},
+    {"scale", "scale .+ is invalid: valid values are 0 to 1000;"},
+    {"divisor", "divisor .+ is invalid: valid values are 0, or a magnitude "
+          "from 1e-18 to 1e\\+06;"},
+    {"offset", "offset .+ is invalid: valid values are -1e\\+06 to "
+          "1e\\+06;"},
+    {"kernel", "kernel .+ is invalid: valid values are gaussian \\(0\\), "
+          "box \\(1\\), sharpen \\(2\\), sobel \\(3\\), laplacian "
+          "\\(4\\), custom \\(5\\);"},
+    {"border", "border .+ is invalid: valid values are reflect-101 \\(0\\), "
+          "reflect \\(1\\), replicate \\(2\\), wrap \\(3\\), "
+          "constant \\(4\\);"},
+    {"backend", "backend .+ is invalid: valid values are auto \\(0\\), "
+          "cuda \\(1\\), cpu \\(2\\);"},
+    /* the count, the side or an entry, each with its range */
+    {"matrix", "matrix (has [0-9]+ values: it needs an odd square number "
+          "of them, 1 \\(1x1\\) to 65025 \\(255x255\\)|side [0-9]+ is "
+          "invalid: it must be odd, 1 to 255|entry [0-9]+ \\(row [0-9]+, "
+          "column [0-9]+\\) is .+: valid values are -1e\\+06 to 1e\\+06|"
+          "sums to .+, too small .+: an entry over the sum may be at most "
+          "1e\\+24)"},
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (refusals); i++)
+    if (strcmp (refusals[i].property, property) == 0)
+      return refusals[i].regex;
+  fail ("no refusal message known for %s", property);
+  return NULL;
+}
 
 /* A property's value as text, for comparisons and messages. */
 static gchar *
@@ -196,8 +250,9 @@ set_known_value (GstElement * e, const gchar * name)
 
 /* One text through gst_util_set_object_arg: an accepted value must read
  * back as parsed, a refused one that parses must leave the value alone
- * with exactly one warning (GStreamer drops unparseable text silently
- * there; the launch-line check below covers those). */
+ * with exactly one warning, which names the valid range (GStreamer drops
+ * unparseable text silently there; the launch-line check below covers
+ * those). */
 static void
 check_set_object_arg (const StringCase * c)
 {
@@ -215,7 +270,9 @@ check_set_object_arg (const StringCase * c)
   /* text that does not parse never reaches the element, and GStreamer
    * 1.22 leaks the value it initialised for it (the sanitizer build
    * reports it): only the launch line gets such text */
-  ec_expect_warnings_begin (".*");
+  /* another warning than the one expected fails the test */
+  ec_expect_warnings_begin (c->verdict == REFUSE && parsed != NULL ?
+      refusal_regex (c->property) : ".*");
   if (parsed != NULL)
     gst_util_set_object_arg (G_OBJECT (e), c->property, c->text);
   n_warnings = ec_expect_warnings_end ();
@@ -240,7 +297,8 @@ check_set_object_arg (const StringCase * c)
 
 /* The same text on a launch line: refused text gives a parse error naming
  * the property (the parser may then return no element at all) or a
- * warning, never silence, and never changes the default. */
+ * warning naming the valid range, never silence, and never changes the
+ * default. */
 static void
 check_launch_line (const StringCase * c)
 {
@@ -248,12 +306,14 @@ check_launch_line (const StringCase * c)
   gchar *quoted = g_strescape (c->text, NULL);
   gchar *line = g_strdup_printf ("cudaconvfilter %s=\"%s\"", c->property,
       quoted);
-  gchar *want, *got = NULL;
+  gchar *want, *got = NULL, *parsed;
   GError *error = NULL;
   guint n_warnings;
 
   want = property_text (reference, c->property);
-  ec_expect_warnings_begin (".*");
+  parsed = parsed_text (reference, c->property, c->text);
+  ec_expect_warnings_begin (c->verdict == REFUSE && parsed != NULL ?
+      refusal_regex (c->property) : ".*");
   e = gst_parse_launch (line, &error);
   n_warnings = ec_expect_warnings_end ();
   if (e != NULL)
@@ -279,6 +339,7 @@ check_launch_line (const StringCase * c)
   g_clear_error (&error);
   g_free (want);
   g_free (got);
+  g_free (parsed);
   g_free (line);
   g_free (quoted);
   if (e != NULL)

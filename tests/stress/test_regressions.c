@@ -23,8 +23,13 @@
  *                      are now refused (CUDACONV_MAX_MATRIX_WEIGHT)
  *  tiny-sigma          sigma below about 2e-162 made the centre tap 0/0:
  *                      every output NaN, stored as 0 (a black frame)
+ *  tiny-divisor        divisor=1.6e-183 was taken (each property judged
+ *                      alone), then with a custom matrix the library
+ *                      refused to plan and the pipeline failed; a divisor
+ *                      other than 0 is now refused below 1e-18 in either
+ *                      order, so valid properties always make a plan
  * Found by test_edges (the first), by hand (the second) and by the fuzz
- * targets (the last two, and the first again). */
+ * targets (the last three, and the first again). */
 
 #include "stressutil.h"
 
@@ -227,6 +232,70 @@ GST_START_TEST (test_tiny_sigma)
 
 GST_END_TEST;
 
+/* ------------------------------------------------------ tiny-divisor */
+
+/* Sets divisor v expecting one warning that names it and the valid values,
+ * and the previous value kept. */
+static void
+expect_divisor_refused (GstElement * e, gdouble v, const gchar * shown)
+{
+  gchar *regex = g_strdup_printf ("divisor %s is invalid: valid values are "
+      "0, or a magnitude from 1e-18 to 1e\\+06", shown);
+  gdouble before, after;
+
+  g_object_get (e, "divisor", &before, NULL);
+  ec_expect_warnings_begin (regex);
+  g_object_set (e, "divisor", v, NULL);
+  fail_unless_equals_int (ec_expect_warnings_end (), 1);
+  g_object_get (e, "divisor", &after, NULL);
+  fail_unless (after == before, "divisor %g replaced %g", after, before);
+  g_free (regex);
+}
+
+/* The fuzzer's case (properties before the matrix, then a frame), the
+ * other order (matrix first, while playing), and the smallest valid
+ * divisor through a frame. */
+GST_START_TEST (test_tiny_divisor)
+{
+  static const gdouble m[9] = { 1, 2, 1, 2, 4, 2, 1, 2, 1 };
+  const EcFormat *format = ec_format_find ("GRAY8");
+  GstHarness *h = ec_harness_new (su_backend (), &rng);
+  EcParams params;
+  GstBuffer *in, *out;
+
+  g_object_set (h->element, "kernel", CUDACONV_KIND_CUSTOM, NULL);
+  expect_divisor_refused (h->element, 1.5990264849213289e-183,
+      "1\\.5990264849213289e-183");
+  ec_params_init (&params, CUDACONV_KIND_CUSTOM);
+  params.matrix = m;
+  params.matrix_side = 3;
+  ec_params_apply (&params, h->element);
+  gst_harness_set_src_caps (h, ec_caps (format, 9, 5));
+  in = ec_make_input (format, 9, 5, &rng);
+  out = ec_push_pull (h, in);
+  fail_unless (ec_check_output (format, &params, 9, 5, in, out,
+          su_tolerance (), "custom, divisor 0 after 1.6e-183 was refused"));
+  gst_buffer_unref (out);
+
+  /* the matrix is set: a tiny divisor is refused all the same */
+  expect_divisor_refused (h->element, 1e-19, "1e-19");
+  expect_divisor_refused (h->element, -9.9999999999999e-19,
+      "-9\\.9999999999999e-19");
+
+  /* the smallest magnitude: the weights saturate, the plan is built */
+  params.divisor = -1e-18;
+  params.offset = 100;
+  ec_params_apply (&params, h->element);
+  out = ec_push_pull (h, in);
+  fail_unless (ec_check_output (format, &params, 9, 5, in, out,
+          su_tolerance (), "custom, divisor -1e-18"));
+  gst_buffer_unref (out);
+  gst_buffer_unref (in);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 regressions_suite (void)
 {
@@ -238,6 +307,7 @@ regressions_suite (void)
   tcase_add_test (tc, test_short_buffer);
   tcase_add_test (tc, test_weight_overflow);
   tcase_add_test (tc, test_tiny_sigma);
+  tcase_add_test (tc, test_tiny_divisor);
   return s;
 }
 
