@@ -24,13 +24,14 @@ cc_plugin_in_path() {
   return 1
 }
 
-if plugin_dir=$(cc_plugin_in_path); then
-  echo "using the cudaconvfilter plugin in $plugin_dir"
+# the folder of the plugin the scripts use
+if CC_PLUGIN_DIR=$(cc_plugin_in_path); then
+  echo "using the cudaconvfilter plugin in $CC_PLUGIN_DIR"
 else
   # shellcheck source=setup.sh
   . "$CUDACONV_ROOT/pipelines/setup.sh"
+  CC_PLUGIN_DIR=$BUILD_DIR/gst
 fi
-unset plugin_dir
 
 # Name of the script that sourced this file, without .sh: names its output
 # folder and prefixes its messages.
@@ -96,11 +97,38 @@ cc_backend_field() {
   echo "$v"
 }
 
+# Why the plugin has no GPU backend, from the Meson build it came from:
+# the element's own reason cannot tell a missing nvcc from a missing host
+# C++ compiler or -Dcuda=disabled.
+cc_why_no_gpu_backend() {
+  local build=${CC_PLUGIN_DIR%/gst} cuda=
+  if [[ ! -d $build/meson-info ]]; then
+    echo "the plugin in $CC_PLUGIN_DIR was built without it"
+    return
+  fi
+  cuda=$(meson introspect --buildoptions "$build" 2>/dev/null |
+    python3 -c 'import json, sys
+print(next(o["value"] for o in json.load(sys.stdin) if o["name"] == "cuda"))' \
+    2>/dev/null) || true
+  if [[ $cuda == disabled ]]; then
+    echo "$build was configured with -Dcuda=disabled"
+  else
+    echo "when $build was configured (-Dcuda=${cuda:-?}), Meson found no" \
+      "working CUDA toolkit (nvcc, a host C++ compiler such as g++, the" \
+      "CUDA runtime; see $build/meson-logs/meson-log.txt);" \
+      "pipelines/setup.sh reconfigures it once nvcc is in /usr/local/cuda" \
+      "or on PATH"
+  fi
+}
+
 # Says in a sentence which backend ran, from a gst-launch -m log.
 cc_say_backend() {
   local log=$1
   local reason
   reason=$(cc_backend_field "$log" reason)
+  if [[ $reason == *"has no GPU backend"* ]]; then
+    reason="this build has no GPU backend: $(cc_why_no_gpu_backend)"
+  fi
   case $(cc_backend_field "$log" backend) in
     cuda)
       say "backend: CUDA on GPU $(cc_backend_field "$log" device)" \

@@ -11,12 +11,17 @@
 # It prints which backend ran (CUDA on a GPU, otherwise the CPU backend, with
 # the reason) and the frame rate.  Extra arguments replace the filter's
 # properties, e.g.:  pipelines/demo.sh kernel=sobel
+# Needs: the built plugin (pipelines/setup.sh builds it when
+# GST_PLUGIN_PATH does not already hold it), videotestsrc, videoconvert,
+# pngenc, multifilesink, imagefreeze, fakesink.  Runs on the GPU when one
+# is usable, else the CPU.
 # The other scripts in pipelines/ show one use each (see their headers).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=common.sh
 . "$here/common.sh"
 
+cc_need videotestsrc videoconvert pngenc multifilesink imagefreeze fakesink
 filter=("$@")
 ((${#filter[@]})) || filter=(kernel=gaussian radius=4)
 out=$(cc_out_dir)

@@ -7,12 +7,18 @@
 #
 #   - installs the Debian packages that are missing (apt-get, through sudo
 #     when not root)
-#   - puts the CUDA toolkit's nvcc on PATH when /usr/local/cuda exists, so
-#     the GPU backend is built; without it the CPU backend alone is built
-#   - configures (once) and builds ./build with Meson and Ninja
+#   - puts the CUDA toolkit's nvcc on PATH when /usr/local/cuda exists, and
+#     then builds the GPU backend (-Dcuda=enabled: a toolkit that does not
+#     work stops the build with Meson's error instead of leaving a CPU-only
+#     plugin); without nvcc the CPU backend alone is built
+#   - configures and builds ./build with Meson and Ninja; a build directory
+#     configured before the toolkit was installed (or removed) is
+#     reconfigured to match, so it gains (or drops) the GPU backend
 #
 # Environment: BUILD_DIR (default build), MESON_OPTIONS (extra options for
-# the first `meson setup`, e.g. "-Dcuda=disabled").
+# the first `meson setup`, e.g. "-Dcuda=disabled" for a quick CPU-only
+# build; a -Dcuda=... in it also wins over the choice above on an existing
+# build directory).
 set -euo pipefail
 
 CUDACONV_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,8 +30,10 @@ BUILD_DIR=${BUILD_DIR:-$CUDACONV_ROOT/build}
 # sinks of gstreamer1.0-x), and GObject introspection for
 # pipelines/embed/embed.py (Gst, GstController; GstApp, GstVideo), and
 # valgrind for the test suite's memcheck run of a CPU pipeline
+# (g++: nvcc compiles host code with it; without it Meson finds no
+# working CUDA compiler and, with -Dcuda=auto, quietly builds CPU-only)
 packages=(
-  meson ninja-build pkg-config gcc
+  meson ninja-build pkg-config gcc g++
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
@@ -64,11 +72,48 @@ else
   echo "setup: no CUDA toolkit (nvcc) found: building the CPU backend only"
 fi
 
-if [[ ! -f $BUILD_DIR/build.ninja ]]; then
-  # shellcheck disable=SC2086  # MESON_OPTIONS is a list of options
-  meson setup "$BUILD_DIR" "$CUDACONV_ROOT" -Dbuildtype=release \
-    ${MESON_OPTIONS:-}
+# The cuda option the build should have: MESON_OPTIONS's when it sets
+# one, else enabled when nvcc is here (so a broken toolkit fails loudly),
+# else none in particular (auto).
+# shellcheck disable=SC2206  # MESON_OPTIONS is a list of options
+meson_options=(${MESON_OPTIONS:-})
+cuda_wanted=
+for ((i = 0; i < ${#meson_options[@]}; i++)); do
+  if [[ ${meson_options[i]} == -Dcuda=* ]]; then
+    cuda_wanted=${meson_options[i]#-Dcuda=}
+  elif [[ ${meson_options[i]} == -D && ${meson_options[i + 1]:-} == cuda=* ]]
+  then
+    cuda_wanted=${meson_options[i + 1]#cuda=}
+  fi
+done
+cuda_option=()
+if [[ -n $cuda_wanted ]]; then
+  : # already in MESON_OPTIONS
+elif command -v nvcc >/dev/null; then
+  cuda_wanted=enabled cuda_option=(-Dcuda=enabled)
 fi
+
+if [[ ! -f $BUILD_DIR/build.ninja ]]; then
+  meson setup "$BUILD_DIR" "$CUDACONV_ROOT" -Dbuildtype=release \
+    "${cuda_option[@]}" "${meson_options[@]}"
+else
+  cuda_now=$(meson introspect --buildoptions "$BUILD_DIR" |
+    python3 -c 'import json, sys
+print(next((o["value"] for o in json.load(sys.stdin)
+            if o["name"] == "cuda"), ""))')
+  if [[ -z $cuda_wanted && $cuda_now == enabled ]]; then
+    cuda_wanted=auto # without nvcc "enabled" fails: build CPU-only
+  fi
+  if [[ -n $cuda_wanted && $cuda_wanted != "$cuda_now" ]]; then
+    echo "setup: $BUILD_DIR was configured with -Dcuda=$cuda_now:" \
+      "reconfiguring it with -Dcuda=$cuda_wanted"
+    [[ $cuda_wanted != enabled ]] || echo "setup: (compiling the GPU" \
+      "backend takes a while; MESON_OPTIONS=-Dcuda=disabled skips it)"
+    meson setup --reconfigure "$BUILD_DIR" "$CUDACONV_ROOT" \
+      -Dcuda="$cuda_wanted"
+  fi
+fi
+unset meson_options cuda_wanted cuda_option cuda_now i
 ninja -C "$BUILD_DIR"
 
 # use the freshly built plugin, with a registry of its own

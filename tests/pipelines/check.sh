@@ -3,7 +3,8 @@
 # with the plugin of this build, then checks what it wrote with framecheck:
 # sizes, frame counts, and that the filter changed the frames the way it
 # should (blurs lower the detail, sharpening raises it, edge maps are
-# darker, an emboss is mid-grey).  Exit 77 (skipped) is passed on from
+# darker, an emboss is mid-grey); the gallery must also match the
+# committed docs/gallery.png.  Exit 77 (skipped) is passed on from
 # scripts that have nothing to run here (no GPU, no display).
 #
 #   check.sh NAME     NAME: demo, blur, edges, sharpen, emboss, gpu-chain,
@@ -192,6 +193,18 @@ case $name in
     backend_said
     expect "$CUDACONV_OUT/gallery.png" --size 1920x540 --frames 1 \
       --max-bytes 1500000
+    # the committed picture is what the script makes today: the CPU
+    # backend's pixel for pixel, the GPU's within its 1 LSB a sample
+    tolerance=0
+    if grep -q ": backend: CUDA on GPU" "$CUDACONV_OUT/$name.log"; then
+      tolerance=1
+    fi
+    "$FRAMECHECK" "$CUDACONV_OUT/gallery.png" --ref "$root/docs/gallery.png" \
+      --max-diff ":$tolerance" || {
+      echo "FAIL: docs/gallery.png is not what pipelines/gallery.sh makes" \
+        "now: regenerate it (pipelines/gallery.sh), look at it, commit it"
+      failures=$((failures + 1))
+    }
     expect "$out/source.png" --size 480x270
     for tile in gaussian box motion; do
       expect "$out/$tile.png" --size 480x270 --ref "$out/source.png" \

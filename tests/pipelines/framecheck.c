@@ -16,7 +16,8 @@
  * vertically neighbouring colour samples (as in pipelines/embed): blurring
  * lowers it, sharpening raises it.  "diff" is the mean absolute difference
  * of the colour samples of FILE and REF.  Both are in 8-bit units, averaged
- * over the frames. */
+ * over the frames.  "max diff" is the largest absolute difference of any
+ * colour sample of any frame: a mean hides a small area that changed. */
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
@@ -40,7 +41,7 @@ typedef struct
   gint frames, min_frames;      /* -1: not checked */
   gint crop[4];                 /* x, y, w, h; w = 0: whole frame */
   const gchar *ref;
-  Range diff, detail_ratio, mean, detail;
+  Range diff, max_diff, detail_ratio, mean, detail;
   gint64 max_bytes;             /* -1: not checked */
 } Expectations;
 
@@ -215,16 +216,23 @@ frame_mean (const Rgba * im)
   return sum / (3.0 * im->width * im->height);
 }
 
+/* The mean absolute difference; raises *max to the largest one and adds
+ * the samples that differ to *n_differ. */
 static gdouble
-frame_diff (const Rgba * a, const Rgba * b)
+frame_diff (const Rgba * a, const Rgba * b, gint * max, guint64 * n_differ)
 {
   gdouble sum = 0.0;
   gint x, y, c;
 
   for (y = 0; y < a->height; y++)
     for (x = 0; x < a->width; x++)
-      for (c = 0; c < 3; c++)
-        sum += abs (rgba_at (a, x, y)[c] - rgba_at (b, x, y)[c]);
+      for (c = 0; c < 3; c++) {
+        gint d = abs (rgba_at (a, x, y)[c] - rgba_at (b, x, y)[c]);
+
+        sum += d;
+        *max = MAX (*max, d);
+        *n_differ += d != 0;
+      }
   return sum / (3.0 * a->width * a->height);
 }
 
@@ -286,7 +294,8 @@ usage (void)
   g_printerr ("usage: framecheck FILE [--size WxH] [--frames N] "
       "[--min-frames N] [--crop X,Y,W,H]\n"
       "  [--mean LO:HI] [--detail LO:HI] [--max-bytes N]\n"
-      "  [--ref REF [--diff LO:HI] [--detail-ratio LO:HI]]\n"
+      "  [--ref REF [--diff LO:HI] [--max-diff LO:HI] "
+      "[--detail-ratio LO:HI]]\n"
       "Ranges may leave either end open (e.g. --diff 5:).\n");
   exit (2);
 }
@@ -294,6 +303,7 @@ usage (void)
 static void
 parse_args (gint argc, gchar ** argv, const gchar ** path, Expectations * e)
 {
+  gboolean needs_ref;
   gint i;
 
   memset (e, 0, sizeof (*e));
@@ -321,6 +331,8 @@ parse_args (gint argc, gchar ** argv, const gchar ** path, Expectations * e)
       e->ref = val;
     else if (!strcmp (opt, "--diff"))
       ok = parse_range (val, &e->diff);
+    else if (!strcmp (opt, "--max-diff"))
+      ok = parse_range (val, &e->max_diff);
     else if (!strcmp (opt, "--detail-ratio"))
       ok = parse_range (val, &e->detail_ratio);
     else if (!strcmp (opt, "--mean"))
@@ -337,8 +349,10 @@ parse_args (gint argc, gchar ** argv, const gchar ** path, Expectations * e)
     }
     i++;
   }
-  if ((e->diff.set || e->detail_ratio.set) && e->ref == NULL) {
-    g_printerr ("framecheck: --diff and --detail-ratio need --ref\n");
+  needs_ref = e->diff.set || e->max_diff.set || e->detail_ratio.set;
+  if (needs_ref && e->ref == NULL) {
+    g_printerr ("framecheck: --diff, --max-diff and --detail-ratio need "
+        "--ref\n");
     usage ();
   }
 }
@@ -351,7 +365,8 @@ main (gint argc, gchar ** argv)
   Decoder file = { 0, }, ref = { 0, };
   gboolean failed = FALSE, ok = TRUE;
   gdouble detail = 0.0, ref_detail = 0.0, diff = 0.0, mean = 0.0;
-  gint frames = 0, width = 0, height = 0;
+  gint frames = 0, width = 0, height = 0, max_diff = 0;
+  guint64 n_differ = 0;
   GStatBuf st;
 
   gst_init (NULL, NULL);
@@ -434,7 +449,7 @@ main (gint argc, gchar ** argv)
               frames, path, im.width, im.height, e.ref, rim.width, rim.height);
           ok = FALSE;
         } else {
-          diff += frame_diff (&im, &rim);
+          diff += frame_diff (&im, &rim, &max_diff, &n_differ);
           ref_detail += frame_detail (&rim);
         }
         gst_video_frame_unmap (&rframe);
@@ -471,8 +486,10 @@ main (gint argc, gchar ** argv)
     mean /= frames;
     g_print (": mean %.2f, detail %.3f", mean, detail);
     if (e.ref != NULL)
-      g_print ("; against %s: diff %.3f, detail ratio %.3f", e.ref,
-          diff / frames, ref_detail > 0 ? detail / (ref_detail / frames) : 0);
+      g_print ("; against %s: diff %.3f, max diff %d (%" G_GUINT64_FORMAT
+          " samples differ), detail ratio %.3f", e.ref, diff / frames,
+          max_diff, n_differ,
+          ref_detail > 0 ? detail / (ref_detail / frames) : 0);
   }
   g_print ("\n");
 
@@ -499,6 +516,7 @@ main (gint argc, gchar ** argv)
     ok &= check_range (path, "detail", detail, &e.detail);
     if (e.ref != NULL) {
       ok &= check_range (path, "diff", diff / frames, &e.diff);
+      ok &= check_range (path, "max diff", max_diff, &e.max_diff);
       ok &= check_range (path, "detail ratio", ref_detail > 0 ?
           detail / (ref_detail / frames) : 0, &e.detail_ratio);
     }

@@ -15,6 +15,13 @@
  * half with one and half with another, never a plane left unwritten (the
  * output pool poisons its buffers).
  *
+ * Combinations with the same outputs (box ignores sigma) count as one
+ * parameter set.  The changer's first 16 changes walk a Gray code through
+ * all 16 combinations, each held until a frame pushed after it has come
+ * out; so every parameter set must be seen, and seen where it was set
+ * (a change that does not take effect fails).  Later changes are random
+ * and do not wait for the stream.
+ *
  *   one instance    CUDACONV_STRESS_FRAMES frames (default 10,000), a
  *                   change every CUDACONV_STRESS_CHANGE_US microseconds
  *                   (default 1000)
@@ -33,8 +40,9 @@
 #define N_INPUTS 8
 #define N_INSTANCES 8
 /* the streaming thread waits for a change at least this often, so the
- * changes really interleave with the frames whatever the speeds */
-#define FRAMES_PER_CHANGE 200
+ * changes really interleave with the frames whatever the speeds; 16 of
+ * them complete the changer's walk through every combination */
+#define FRAMES_PER_CHANGE 100
 
 static TuRng rng;
 
@@ -49,7 +57,10 @@ static const CudaConvBorder borders[] = { CUDACONV_BORDER_REFLECT_101,
   CUDACONV_BORDER_CONSTANT
 };
 
-#define N_COMBOS 16
+/* A combination: bit 0 picks the kind, bit 1 the radius, bit 2 sigma,
+ * bit 3 the border. */
+#define N_BITS 4
+#define N_COMBOS (1 << N_BITS)
 
 static void
 combo_params (guint combo, EcParams * params)
@@ -58,6 +69,37 @@ combo_params (guint combo, EcParams * params)
   params->radius = radii[(combo >> 1) & 1];
   params->sigma = sigmas[(combo >> 2) & 1];
   params->border = borders[(combo >> 3) & 1];
+}
+
+static gchar *
+combo_describe (guint combo)
+{
+  EcParams params;
+
+  combo_params (combo, &params);
+  return ec_params_describe (&params);
+}
+
+/* Sets on e the property that bit stands for, to its value in combo. */
+static void
+combo_set_property (GstElement * e, guint bit, guint combo)
+{
+  guint v = (combo >> bit) & 1;
+
+  switch (bit) {
+    case 0:
+      g_object_set (e, "kernel", (gint) kinds[v], NULL);
+      break;
+    case 1:
+      g_object_set (e, "radius", radii[v], NULL);
+      break;
+    case 2:
+      g_object_set (e, "sigma", sigmas[v], NULL);
+      break;
+    default:
+      g_object_set (e, "border", (gint) borders[v], NULL);
+      break;
+  }
 }
 
 /* --------------------------------------------------------- references */
@@ -71,11 +113,45 @@ typedef struct
 
 static const EcFormat *format;
 static Reference references[N_INPUTS];
+/* the parameter set of each combination: the first combination whose
+ * outputs equal its own for every input */
+static guint set_of[N_COMBOS];
+static guint n_sets;
+
+/* The largest difference between two reference planes. */
+static gint
+plane_max_diff (const TuImage * a, const TuImage * b)
+{
+  gint x, y, most = 0;
+
+  for (y = 0; y < a->view.height; y++) {
+    const guint8 *ra = (const guint8 *) a->view.data + y * a->view.stride;
+    const guint8 *rb = (const guint8 *) b->view.data + y * b->view.stride;
+
+    for (x = 0; x < a->view.width; x++)
+      most = MAX (most, ABS ((gint) ra[x] - (gint) rb[x]));
+  }
+  return most;
+}
+
+/* The largest difference between the outputs of combinations j and k for
+ * input i. */
+static gint
+combos_max_diff (guint i, guint j, guint k)
+{
+  gint p, most = 0;
+
+  for (p = 0; p < 3; p++)
+    most = MAX (most, plane_max_diff (&references[i].want[j][p],
+            &references[i].want[k][p]));
+  return most;
+}
 
 static void
 references_build (void)
 {
-  guint i, k, p;
+  gint tol = (gint) su_tolerance ();
+  guint i, j, k, p;
 
   format = ec_format_find ("I420");
   for (i = 0; i < N_INPUTS; i++) {
@@ -89,6 +165,38 @@ references_build (void)
                 references[i].input, &references[i].want[k][p]));
     }
   }
+
+  n_sets = 0;
+  for (k = 0; k < N_COMBOS; k++) {
+    set_of[k] = k;
+    for (j = 0; j < k && set_of[k] == k; j++) {
+      gboolean same = set_of[j] == j;
+
+      for (i = 0; i < N_INPUTS && same; i++)
+        same = combos_max_diff (i, j, k) == 0;
+      if (same)
+        set_of[k] = j;
+    }
+    n_sets += set_of[k] == k;
+  }
+  /* an output within tol of two sets would leave the test unable to tell
+   * which one filtered it */
+  for (j = 0; j < N_COMBOS; j++) {
+    for (k = j + 1; k < N_COMBOS; k++) {
+      if (set_of[j] != j || set_of[k] != k)
+        continue;
+      for (i = 0; i < N_INPUTS; i++) {
+        gchar *dj = combo_describe (j), *dk = combo_describe (k);
+
+        fail_unless (combos_max_diff (i, j, k) > 2 * tol, "input %u: the "
+            "outputs of %s and %s differ by %d at most: the test cannot tell "
+            "them apart", i, dj, dk, combos_max_diff (i, j, k));
+        g_free (dj);
+        g_free (dk);
+      }
+    }
+  }
+  g_print ("%u combinations, %u distinct parameter sets\n", N_COMBOS, n_sets);
 }
 
 static void
@@ -130,9 +238,10 @@ plane_matches (GstVideoFrame * frame, guint p, const TuImage * want,
   return TRUE;
 }
 
-/* The combination out equals for input i, or -1. */
+/* The parameter set (its first combination) out equals for input i, or
+ * -1; references_build made sure at most one can match. */
 static gint
-matching_combo (GstBuffer * out, guint i, gdouble tol)
+matching_set (GstBuffer * out, guint i, gdouble tol)
 {
   GstVideoInfo info;
   GstVideoFrame frame;
@@ -142,6 +251,8 @@ matching_combo (GstBuffer * out, guint i, gdouble tol)
   if (!gst_video_frame_map (&frame, &info, out, GST_MAP_READ))
     return -1;
   for (k = 0; k < N_COMBOS && found < 0; k++) {
+    if (set_of[k] != (guint) k)
+      continue;
     if (plane_matches (&frame, 0, &references[i].want[k][0], tol) &&
         plane_matches (&frame, 1, &references[i].want[k][1], tol) &&
         plane_matches (&frame, 2, &references[i].want[k][2], tol))
@@ -160,35 +271,59 @@ typedef struct
   gulong interval_us;
   gint stop;
   gint n_changes;
+  /* set by the stream: n_changes as read before the push of the last
+   * frame that has come out (-1 before the first) */
+  gint frame_done;
+  /* the combinations a whole frame was filtered with for sure */
+  gboolean held[N_COMBOS];
 } Changer;
+
+/* The Gray code of step: one bit flips from a step to the next, and 16
+ * steps pass through every combination. */
+static guint
+gray (guint step)
+{
+  return (step ^ (step >> 1)) % N_COMBOS;
+}
 
 static gpointer
 changer_thread (gpointer data)
 {
   Changer *c = data;
+  guint bit_property[N_BITS] = { 0, 1, 2, 3 };
+  guint combo = 0, step, i;
   TuRng r;
 
   tu_rng_init (&r, c->seed);
-  while (!g_atomic_int_get (&c->stop)) {
-    switch (tu_rng_int (&r, 0, 3)) {
-      case 0:
-        g_object_set (c->element, "kernel", (gint) kinds[tu_rng_int (&r, 0,
-                    1)], NULL);
+  /* which property each Gray code bit flips, so that the fast-changing
+   * bits are not always the same properties */
+  for (i = N_BITS - 1; i > 0; i--) {
+    guint j = tu_rng_int (&r, 0, i), t = bit_property[i];
+
+    bit_property[i] = bit_property[j];
+    bit_property[j] = t;
+  }
+  for (step = 1; !g_atomic_int_get (&c->stop); step++) {
+    guint bit;
+
+    if (step <= N_COMBOS) {
+      /* hold the combination until a frame pushed after it has come out */
+      while (g_atomic_int_get (&c->frame_done) < (gint) step - 1 &&
+          !g_atomic_int_get (&c->stop))
+        g_usleep (50);
+      if (g_atomic_int_get (&c->stop))
         break;
-      case 1:
-        g_object_set (c->element, "radius", radii[tu_rng_int (&r, 0, 1)], NULL);
-        break;
-      case 2:
-        g_object_set (c->element, "sigma", sigmas[tu_rng_int (&r, 0, 1)], NULL);
-        break;
-      default:
-        g_object_set (c->element, "border", (gint) borders[tu_rng_int (&r, 0,
-                    1)], NULL);
-        break;
+      c->held[combo] = TRUE;
+      bit = bit_property[g_bit_nth_lsf (gray (step) ^ gray (step - 1), -1)];
+      combo ^= 1u << bit;
+    } else {
+      bit = tu_rng_int (&r, 0, N_BITS - 1);
+      combo = (combo & ~(1u << bit)) | ((guint) tu_rng_int (&r, 0, 1) << bit);
     }
-    g_atomic_int_inc (&c->n_changes);
     if (c->interval_us > 0)
       g_usleep (c->interval_us);
+    combo_set_property (c->element, bit, combo);
+    g_atomic_int_inc (&c->n_changes);
   }
   return NULL;
 }
@@ -207,7 +342,7 @@ typedef struct
   guint n_checked;
   guint n_failed;
   gchar *first_failure;
-  guint seen[N_COMBOS];
+  guint seen[N_COMBOS];         /* by parameter set */
 } Stream;
 
 static void
@@ -227,6 +362,7 @@ stream_init (Stream * s, guint index, guint n_frames)
   gst_object_unref (e);
   gst_harness_set_src_caps (s->h, ec_caps (format, WIDTH, HEIGHT));
   s->changer.element = s->h->element;
+  s->changer.frame_done = -1;
   s->changer.seed = tu_rng_next (&rng);
   s->changer.interval_us = (gulong) su_env_int ("CUDACONV_STRESS_CHANGE_US",
       1000);
@@ -248,6 +384,7 @@ stream_thread (gpointer data)
   Stream *s = data;
   gdouble tol = su_tolerance ();
   GThread *changer;
+  gint changes_at_boundary = 0, changes_before_push;
   TuRng r;
   guint f;
 
@@ -259,12 +396,14 @@ stream_thread (gpointer data)
     GstBuffer *out;
     gint k;
 
-    if (f % FRAMES_PER_CHANGE == 0) {
-      gint before = g_atomic_int_get (&s->changer.n_changes);
-
-      while (g_atomic_int_get (&s->changer.n_changes) == before)
+    /* a change since the last boundary, not during this wait: the changer
+     * may be holding one until a frame pushed after it comes out */
+    if (f > 0 && f % FRAMES_PER_CHANGE == 0) {
+      while (g_atomic_int_get (&s->changer.n_changes) == changes_at_boundary)
         g_usleep (100);
+      changes_at_boundary = g_atomic_int_get (&s->changer.n_changes);
     }
+    changes_before_push = g_atomic_int_get (&s->changer.n_changes);
     ret = gst_harness_push (s->h, gst_buffer_ref (references[i].input));
     if (ret != GST_FLOW_OK) {
       gchar *t = g_strdup_printf ("frame %u: push returned %s", f,
@@ -279,7 +418,8 @@ stream_thread (gpointer data)
       stream_note_failure (s, "no output buffer");
       break;
     }
-    k = matching_combo (out, i, tol);
+    g_atomic_int_set (&s->changer.frame_done, changes_before_push);
+    k = matching_set (out, i, tol);
     if (k < 0) {
       gchar *t = g_strdup_printf ("frame %u (input %u) equals the output of "
           "no single parameter set", f, i);
@@ -301,23 +441,41 @@ static void
 stream_report_and_free (Stream * s)
 {
   GString *hist = g_string_new (NULL);
-  guint k, distinct = 0;
+  guint k, distinct = 0, n_held = 0;
 
   for (k = 0; k < N_COMBOS; k++) {
+    if (set_of[k] != k)
+      continue;
     g_string_append_printf (hist, " %u", s->seen[k]);
     distinct += s->seen[k] > 0;
   }
-  g_print ("stream %u: %u frames checked, %u failed, %d property changes; "
-      "frames per parameter set:%s\n", s->index, s->n_checked, s->n_failed,
-      g_atomic_int_get (&s->changer.n_changes), hist->str);
+  for (k = 0; k < N_COMBOS; k++)
+    n_held += s->changer.held[k];
+  g_print ("stream %u: %u frames checked, %u failed, %d property changes, "
+      "%u of %u combinations held for a frame; frames per parameter set:%s "
+      "(%u of %u seen)\n", s->index, s->n_checked, s->n_failed,
+      g_atomic_int_get (&s->changer.n_changes), n_held, N_COMBOS, hist->str,
+      distinct, n_sets);
   g_string_free (hist, TRUE);
 
   fail_unless (s->n_failed == 0, "%u of %u frames wrong; first: %s",
       s->n_failed, s->n_checked, s->first_failure);
   fail_unless_equals_int (s->n_checked, s->n_frames);
-  /* the changes did reach the stream: the test could tell a mix */
-  fail_unless (distinct >= 2, "stream %u: every frame had the same "
-      "parameters", s->index);
+  /* every change took effect: a frame pushed after it was filtered with
+   * it */
+  for (k = 0; k < N_COMBOS; k++) {
+    gchar *d = combo_describe (k);
+
+    fail_unless (!s->changer.held[k] || s->seen[set_of[k]] > 0, "stream %u: "
+        "no output was filtered with %s, in place for a whole frame",
+        s->index, d);
+    g_free (d);
+  }
+  /* with 16 boundaries the stream waited for 16 changes, which end the
+   * walk through every combination */
+  if (s->n_frames > N_COMBOS * FRAMES_PER_CHANGE)
+    fail_unless (n_held == N_COMBOS, "stream %u: only %u of %u combinations "
+        "were held for a frame", s->index, n_held, N_COMBOS);
   g_free (s->first_failure);
   gst_harness_teardown (s->h);
 }
@@ -346,7 +504,8 @@ GST_START_TEST (test_eight_instances)
 {
   Stream streams[N_INSTANCES];
   GThread *threads[N_INSTANCES];
-  guint n = MAX (n_frames_total () / 4, FRAMES_PER_CHANGE * 2), i;
+  guint n = MAX (n_frames_total () / 4,
+      FRAMES_PER_CHANGE * N_COMBOS + 1), i;
 
   references_build ();
   for (i = 0; i < N_INSTANCES; i++)
