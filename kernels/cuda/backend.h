@@ -20,7 +20,7 @@
  * previous user, and records it again after its own work, so uses are
  * ordered whichever streams they run on. */
 /* the most stripes a host -> host frame is cut into (transfer.cu) */
-#define CC_STRIPES_MAX 8
+#define CC_STRIPES_MAX 16
 
 typedef struct
 {

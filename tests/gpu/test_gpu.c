@@ -534,14 +534,18 @@ group_report (const char *name, const Group * g)
 
 /* ---------------------------------------------------------- the groups */
 
-/* Sizes that catch edge handling: tiny, thin, odd, one past the tiles
- * (64, 128 wide; 16, 32 high), then random ones. */
+/* Sizes that catch edge handling: tiny, thin, odd, one past the tiles,
+ * then random ones. */
 static void
 pick_size (TuRng * rng, int index, int quick, int *w, int *h)
 {
+  /* one past tiles 48, 56, 64, 112, 128, 224 and 240 pixels wide (the
+   * tiled kernels' widths depend on radius and pixel size), 16 and 32
+   * rows high */
   static const int fixed[][2] = {
     {1, 1}, {2, 3}, {3, 2}, {17, 5}, {5, 17}, {1, 9}, {9, 1}, {65, 17},
-    {63, 15}, {129, 33}, {31, 31}, {7, 3},
+    {63, 15}, {129, 33}, {31, 31}, {7, 3}, {57, 33}, {49, 17}, {113, 33},
+    {225, 16}, {241, 65},
   };
   const int n_fixed = (int) (sizeof (fixed) / sizeof (fixed[0]));
 
