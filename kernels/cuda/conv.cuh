@@ -24,27 +24,9 @@ namespace cc
 
 /* Tap count known at compile time: every loop unrolls, each tap is a
  * compile-time index (an FMA operand straight from the parameter bank),
- * and no multiply by a padding zero is issued. */
-template <int NT, int N, int V, class Load> __device__ __forceinline__ void
-conv_fixed (float (&acc)[N][V], const Load & load, const float *w)
-{
-#pragma unroll
-  for (int k = 0; k < N + NT - 1; k++) {
-    Vec<V> e = load (k);
-#pragma unroll
-    for (int j = 0; j < N; j++) {
-      const int t = k - j;
-      if (t >= 0 && t < NT) {
-#pragma unroll
-        for (int c = 0; c < V; c++)
-          acc[j][c] = fmaf (w[t], e.v[c], acc[j][c]);
-      }
-    }
-  }
-}
-
-/* conv_fixed for every component but SKIP (-1: none), whose sums are
- * left alone: a channel the output map does not take costs nothing. */
+ * and no multiply by a padding zero is issued.
+ * Component SKIP of the elements (-1: none) is left out, sums and all: a
+ * channel the output map does not take costs nothing. */
 template <int NT, int N, int V, int SKIP, class Load>
 __device__ __forceinline__ void
 conv_skip (float (&acc)[N][V], const Load & load, const float *w)
@@ -63,6 +45,12 @@ conv_skip (float (&acc)[N][V], const Load & load, const float *w)
       }
     }
   }
+}
+
+template <int NT, int N, int V, class Load> __device__ __forceinline__ void
+conv_fixed (float (&acc)[N][V], const Load & load, const float *w)
+{
+  conv_skip<NT, N, V, -1> (acc, load, w);
 }
 
 /* Tap count known at run time: w holds ntp taps, a multiple of N, zero

@@ -13,6 +13,7 @@
 #include "launch.h"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace cc
 {
@@ -46,6 +47,21 @@ dispatch_type_channels (CudaConvSampleType type, int channels, const F & f)
       return dispatch_channels<float> (channels, f);
   }
   return cudaErrorInvalidValue;
+}
+
+/* Calls f (std::integral_constant<int, SKIP> ()) with the channel whose
+ * arithmetic a kernel may leave out: skip (0 or 3) for 8-bit four-channel
+ * planes, the only ones with such variants, else -1. */
+template <typename T, int C, class F> cudaError_t
+dispatch_skip (int skip, const F & f)
+{
+  if constexpr (std::is_same_v<T, uint8_t> && C == 4) {
+    if (skip == 0)
+      return f (std::integral_constant<int, 0> ());
+    if (skip == 3)
+      return f (std::integral_constant<int, 3> ());
+  }
+  return f (std::integral_constant<int, -1> ());
 }
 
 /* Kernels whose dynamic shared memory passes the default 48 KB must say

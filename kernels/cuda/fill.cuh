@@ -92,6 +92,18 @@ template <typename T, int C, int R> struct TileGeom
   }
 };
 
+/* What the planner needs to know of a tiled kernel with geometry G. */
+template <class G> CcLaunchShape
+tile_shape (size_t smem)
+{
+  CcLaunchShape s;
+  s.tile_w = G::TW;
+  s.tile_h = G::TH;
+  s.threads = G::THREADS;
+  s.smem = smem;
+  return s;
+}
+
 /* cp.async: a 16-byte copy from global to shared memory that runs in the
  * background (sm_80 on; older GPUs copy through registers at once). */
 __device__ __forceinline__ void

@@ -142,15 +142,15 @@ struct MaskLaunch
     return cudaGetLastError ();
   }
 
+  /* the run-time radius path has no skipping variants */
   template <typename T, int C, int R> cudaError_t with_skip () const
   {
-    if constexpr (std::is_same_v<T, uint8_t> && C == 4 && R > 0) {
-      if (skip == 0)
-        return launch<T, C, R, 0> ();
-      if (skip == 3)
-        return launch<T, C, R, 3> ();
-    }
-    return launch<T, C, R, -1> ();
+    if constexpr (R > 0)
+      return dispatch_skip<T, C> (skip,[&](auto s) {
+            return launch<T, C, R, decltype (s)::value> ();
+          });
+    else
+      return launch<T, C, R, -1> ();
   }
 
   template <typename T, int C> cudaError_t run () const

@@ -203,10 +203,7 @@ struct TileLaunch
     using G = TileGeom<T, C, R>;
     constexpr size_t smem = separable_smem<G> ();
     if (shape != nullptr) {
-      shape->tile_w = G::TW;
-      shape->tile_h = G::TH;
-      shape->threads = G::THREADS;
-      shape->smem = smem;
+      *shape = tile_shape<G> (smem);
       return cudaSuccess;
     }
     cudaError_t e = allow_smem (separable_tile<T, C, R, SKIP>, smem);
@@ -218,16 +215,11 @@ struct TileLaunch
     return cudaGetLastError ();
   }
 
-  /* the skipping variants exist for 8-bit four-channel planes only */
   template <typename T, int C, int R> cudaError_t with_skip () const
   {
-    if constexpr (std::is_same_v<T, uint8_t> && C == 4) {
-      if (skip == 0)
-        return launch<T, C, R, 0> ();
-      if (skip == 3)
-        return launch<T, C, R, 3> ();
-    }
-    return launch<T, C, R, -1> ();
+    return dispatch_skip<T, C> (skip,[&](auto s) {
+          return launch<T, C, R, decltype (s)::value> ();
+        });
   }
 
   template <typename T, int C> cudaError_t run () const

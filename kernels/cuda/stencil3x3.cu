@@ -196,10 +196,7 @@ struct StencilLaunch
     using G = TileGeom<T, C, 1>;
     constexpr size_t smem = stencil_smem<G> ();
     if (shape != nullptr) {
-      shape->tile_w = G::TW;
-      shape->tile_h = G::TH;
-      shape->threads = G::THREADS;
-      shape->smem = smem;
+      *shape = tile_shape<G> (smem);
       return cudaSuccess;
     }
     cudaError_t e = allow_smem (stencil3x3<T, C, SKIP>, smem);
@@ -213,14 +210,9 @@ struct StencilLaunch
 
   template <typename T, int C> cudaError_t run () const
   {
-    /* the skipping variants exist for 8-bit four-channel planes only */
-    if constexpr (std::is_same_v<T, uint8_t> && C == 4) {
-      if (skip == 0)
-        return launch<T, C, 0> ();
-      if (skip == 3)
-        return launch<T, C, 3> ();
-    }
-    return launch<T, C, -1> ();
+    return dispatch_skip<T, C> (skip,[&](auto s) {
+          return launch<T, C, decltype (s)::value> ();
+        });
   }
 };
 
