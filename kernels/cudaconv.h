@@ -248,8 +248,9 @@ void cudaconv_plan_free (CudaConvPlan * plan);
 
 /* The reference and fallback backend.  src and dst must have the same size,
  * channels, sample type, max_value and shift, rows that start on a whole
- * sample (u16/f32 data and stride), and must not overlap.  n_threads <= 0 picks the
- * number of online processors.  map may be NULL (filter every channel).
+ * sample (u16/f32 data and stride), and must not overlap.  n_threads <= 0
+ * picks the number of online processors.  map may be NULL (filter every
+ * channel).
  * Synchronous. */
 CudaConvStatus cudaconv_cpu_run (const CudaConvPlan * plan,
     const CudaConvImage * src, const CudaConvImage * dst,

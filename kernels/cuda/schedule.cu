@@ -22,12 +22,12 @@
  *                      row pass + column pass through f32 scratch
  *   BOX                radii up to 8: the separable path with unit taps;
  *                      otherwise running sums (box.cu)
- *   SOBEL/LAPLACIAN    stencil3x3.cu
- *   8-bit RGBA-like planes whose alpha or padding channel is copied: the
- *   variants of the tiled kernels and of the compile-time mask that leave
- *   that channel's arithmetic out
+ *   SOBEL/LAPLACIAN    stencil3x3.cu (tiled like separable_tile.cu)
  *   MASK               mask2d.cu: taps in parameters up to 9x9, else in
- *                      device memory, applied in 16x16 chunks */
+ *                      device memory, applied in 16x16 chunks
+ * For 8-bit RGBA-like planes whose alpha or padding channel is copied, the
+ * tiled kernels and the compile-time mask run variants that leave that
+ * channel's arithmetic out. */
 
 #include "backend.h"
 #include "launch.h"
