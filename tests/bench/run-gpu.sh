@@ -27,6 +27,9 @@
 # (a test that skips, exit 77, counts: a GPU was expected here), 0 otherwise.
 # The whole run stays within about 9 minutes: each step gets at most its own
 # limit and never eats the time reserved for the steps after it.
+# PIPELINES names the pipeline scripts' tests to run (default "demo blur
+# gpu-chain"; the others need tests/bench/bundle-extra.sh's plugins, and
+# embed-py a Python with GObject introspection).
 # STEPS selects what runs (default "tests sanitizers element stress
 # pipelines bench"): the
 # device tool's 10-minute calls can take the tests and the benchmarks apart.
@@ -139,7 +142,9 @@ for t in json.load(open(sys.argv[1])):
             "element" if "/tests/element/" in exe else
             "stress" if any(s.endswith(":stress") for s in suites) else
             "pipeline" if exe.endswith("/tests/pipelines/check.sh") and
-            t["name"] in ("demo", "blur", "gpu-chain") else None)
+            t["name"] in os.environ.get("PIPELINES",
+                                        "demo blur gpu-chain").split()
+            else None)
     if kind is None:
         continue
     env = " ".join(shlex.quote(f"{k}={v}") for k, v in
