@@ -154,12 +154,8 @@ tile_fill (unsigned char *raw, const CcPlane & pl, int border, int s_left,
       const unsigned char *row = bordered_row (pl.src, pl.src_stride, y,
           pl.height, border);
 #pragma unroll
-      for (int m = 0; m < G::CS; m++) {
-        const int p = pixel_of<C> (s + m);
-        const int q = row == nullptr ? -1 : cudaconv_border_index (p,
-            pl.width, (CudaConvBorder) border);
-        dst[m] = q < 0 ? T (0) : load_raw<T> (row, q * C + s + m - p * C);
-      }
+      for (int m = 0; m < G::CS; m++)
+        dst[m] = load_raw_bordered<T, C> (row, s + m, pl.width, border);
     }
   }
 }

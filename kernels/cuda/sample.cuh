@@ -156,18 +156,26 @@ pixel_of (int s)
   return s >= 0 ? s / C : -((C - 1 - s) / C);
 }
 
+/* Raw sample s of a row of width pixels, s any integer: the pixel index
+ * goes through the border; a constant border (or a NULL row, one of its
+ * rows) reads 0. */
+template <typename T, int C> __device__ __forceinline__ T
+load_raw_bordered (const unsigned char *row, int s, int width, int border)
+{
+  const int p = pixel_of<C> (s);
+  const int q = row == nullptr ? -1 : cudaconv_border_index (p, width,
+      (CudaConvBorder) border);
+  return q < 0 ? T (0) : load_raw<T> (row, q * C + s - p * C);
+}
+
 /* Value of sample s of a row of width pixels, s any integer: the pixel
  * index goes through the border; a constant border reads 0. */
 template <typename T, int C> __device__ __forceinline__ float
 load_sample_bordered (const unsigned char *row, int s, int width,
     int border, int shift)
 {
-  int p = pixel_of<C> (s);
-  int c = s - p * C;
-  int q = cudaconv_border_index (p, width, (CudaConvBorder) border);
-  if (q < 0)
-    return 0.f;
-  return sample_value<T> (load_raw<T> (row, q * C + c), shift);
+  return sample_value<T> (load_raw_bordered<T, C> (row, s, width, border),
+      shift);
 }
 
 /* Four consecutive samples s .. s + 3 (s a multiple of 4) of a row; row is

@@ -142,27 +142,16 @@ launched (cudaError_t e, const char *what, CudaConvError * err)
   return cc_cuda_error (err, e, what);
 }
 
+/* Whether a block's shared memory fits under limit: smem_per_block for
+ * kernels that do not opt in to more, smem_optin for those that do. */
 static CudaConvStatus
-check_smem (const CudaConvCuda * cuda, size_t smem, const char *what,
-    CudaConvError * err)
+check_smem (size_t smem, size_t limit, const char *what, CudaConvError * err)
 {
-  if (smem <= cuda->smem_per_block)
+  if (smem <= limit)
     return CUDACONV_OK;
   return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
       "%s needs %zu bytes of shared memory per block, the GPU has %zu",
-      what, smem, cuda->smem_per_block);
-}
-
-/* Whether a tiled kernel's block fits in the GPU's shared memory. */
-static CudaConvStatus
-check_tile_smem (const CudaConvCuda * cuda, const CcLaunchShape * shape,
-    const char *what, CudaConvError * err)
-{
-  if (shape->smem <= cuda->smem_optin)
-    return CUDACONV_OK;
-  return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
-      "%s needs %zu bytes of shared memory per block, the GPU has %zu",
-      what, shape->smem, cuda->smem_optin);
+      what, smem, limit);
 }
 
 /* The channel of an 8-bit four-channel plane (0 or 3: alpha or padding of
@@ -246,7 +235,8 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
   CudaConvStatus s;
 
   CC_TRY (cc_separable_tile_shape (type, channels, radius, &shape));
-  s = check_tile_smem (cuda, &shape, "the tiled separable kernel", err);
+  s = check_smem (shape.smem, cuda->smem_optin, "the tiled separable kernel",
+      err);
   if (s != CUDACONV_OK)
     return s;
   memset (&p, 0, sizeof (p));
@@ -272,7 +262,8 @@ run_fused (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
 {
   CcSepParams p;
   CcLaunchShape shape = cc_separable_fused_shape (channels, job->rx);
-  CudaConvStatus s = check_smem (cuda, shape.smem, "the separable tile", err);
+  CudaConvStatus s = check_smem (shape.smem, cuda->smem_per_block,
+      "the separable tile", err);
 
   if (s != CUDACONV_OK)
     return s;
@@ -489,7 +480,7 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     p.nty = round_up (ny, 8);
     shape = cc_mask_shape (channels, p.chunk_x, p.chunk_y);
   }
-  s = check_smem (cuda, shape.smem, "the mask tile", err);
+  s = check_smem (shape.smem, cuda->smem_per_block, "the mask tile", err);
   if (s != CUDACONV_OK)
     return s;
 
@@ -525,7 +516,8 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   CudaConvStatus s;
 
   CC_TRY (cc_stencil_shape (type, channels, &shape));
-  s = check_tile_smem (cuda, &shape, "the 3x3 stencil kernel", err);
+  s = check_smem (shape.smem, cuda->smem_optin, "the 3x3 stencil kernel",
+      err);
   if (s != CUDACONV_OK)
     return s;
   memset (&p, 0, sizeof (p));

@@ -49,21 +49,19 @@ separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
       item += G::THREADS) {
     const int g = item % G::GROUPS;
     const int b = item / G::GROUPS;
-    {
-      const unsigned char *col = raw + b * G::VR * G::RAW_PITCH +
-          4 * g * (int) sizeof (T);
-      float acc[G::VR][4];
-      auto load =[&](int k)->Vec<4> {
-        return raw_group<T> (col + k * G::RAW_PITCH, p.out.shift);
-      };
-      acc_zero (acc);
-      conv_skip<2 * R + 1, G::VR, 4, VSKIP> (acc, load, p.taps_y);
-      float *out = h + b * G::VR * G::PITCH + G::at (4 * g);
+    const unsigned char *col = raw + b * G::VR * G::RAW_PITCH +
+        4 * g * (int) sizeof (T);
+    float acc[G::VR][4];
+    auto load =[&](int k)->Vec<4> {
+      return raw_group<T> (col + k * G::RAW_PITCH, p.out.shift);
+    };
+    acc_zero (acc);
+    conv_skip<2 * R + 1, G::VR, 4, VSKIP> (acc, load, p.taps_y);
+    float *out = h + b * G::VR * G::PITCH + G::at (4 * g);
 #pragma unroll
-      for (int j = 0; j < G::VR; j++)
-        *reinterpret_cast<float4 *> (out + j * G::PITCH) =
-            make_float4 (acc[j][0], acc[j][1], acc[j][2], acc[j][3]);
-    }
+    for (int j = 0; j < G::VR; j++)
+      *reinterpret_cast<float4 *> (out + j * G::PITCH) =
+          make_float4 (acc[j][0], acc[j][1], acc[j][2], acc[j][3]);
   }
   __syncthreads ();
 
