@@ -28,6 +28,8 @@ cc_plugin_in_path() {
 if CC_PLUGIN_DIR=$(cc_plugin_in_path); then
   echo "using the cudaconvfilter plugin in $CC_PLUGIN_DIR"
 else
+  # the scripts need the plugin and the scene, not the tests and benchmarks
+  SETUP_TARGETS=${SETUP_TARGETS-gst/libgstcudaconv.so pipelines/cudaconv-scene}
   # shellcheck source=setup.sh
   . "$CUDACONV_ROOT/pipelines/setup.sh"
   CC_PLUGIN_DIR=$BUILD_DIR/gst
@@ -196,4 +198,89 @@ cc_scene_png() {
   gst-launch-1.0 -q "${CC_SCENE_HEAD[@]}" ! videoconvert \
     ! video/x-raw,format=RGB ! pngenc ! filesink location="$png" \
     "${CC_SCENE_SOURCES[@]}" || die "cannot write the scene to $png"
+}
+
+# Writes the generated landscape (pipelines/scene.c: sky, mountains, a lake,
+# forest, a cabin, grass) as a WIDTH x HEIGHT RGB PNG: the still picture the
+# demo and the gallery filter.  The generator comes from the build, or is
+# compiled here when the plugin came from elsewhere.
+cc_landscape_png() {
+  local png=$1 w=$2 h=$3
+  local scene=${CC_PLUGIN_DIR%/gst}/pipelines/cudaconv-scene
+  if [[ ! -x $scene ]]; then
+    scene=$(dirname "$png")/cudaconv-scene
+    cc -O2 -o "$scene" "$CUDACONV_ROOT/pipelines/scene.c" -lm ||
+      die "cannot compile pipelines/scene.c"
+  fi
+  "$scene" "$w" "$h" "$png.rgba" || die "cannot generate the scene"
+  gst-launch-1.0 -q filesrc location="$png.rgba" \
+    ! rawvideoparse format=rgba width="$w" height="$h" framerate=1/1 \
+    ! videoconvert ! video/x-raw,format=RGB ! pngenc ! filesink location="$png" ||
+    die "cannot write the scene to $png"
+  rm -f "$png.rgba"
+}
+
+# cc_gallery PICTURE TILES: the landscape through each filter, tiled with
+# labels into one PNG (PICTURE, 1920x540: four columns of 480x270); the
+# unlabelled tiles go to the folder TILES (source.png, then <filter>.png).
+cc_gallery() {
+  local gallery=$1 tiles_dir=$2
+  local tile_w=480 tile_h=270 columns=4
+  local diagonal= i tile name label props desc words rows pads inputs
+  cc_need rawvideoparse compositor textoverlay pngdec pngenc
+  mkdir -p "$(dirname "$gallery")" "$tiles_dir"
+
+  # a 9x9 matrix of zeros with ones on its diagonal: a motion blur along it
+  for ((i = 0; i < 81; i++)); do
+    ((i % 10)) && diagonal+=0.0 || diagonal+=1.0
+    ((i == 80)) || diagonal+=", "
+  done
+  # name | label | properties
+  local tiles=(
+    "gaussian|gaussian radius=4|kernel=gaussian radius=4"
+    "box|box radius=4|kernel=box radius=4"
+    "sharpen|sharpen amount=2|kernel=sharpen radius=2 amount=2"
+    "sobel|sobel|kernel=sobel"
+    "laplacian|laplacian scale=2|kernel=laplacian scale=2"
+    "emboss|custom: emboss, offset=128|kernel=custom offset=128
+matrix=<-1.0, -1.0, 0.0, -1.0, 0.0, 1.0, 0.0, 1.0, 1.0>"
+    "motion|custom: 9x9 diagonal motion blur|kernel=custom matrix=<$diagonal>"
+  )
+
+  say "source: the landscape at ${tile_w}x$tile_h"
+  cc_landscape_png "$tiles_dir/source.png" $tile_w $tile_h
+  for tile in "${tiles[@]}"; do
+    IFS='|' read -r name label props <<<"${tile//$'\n'/ }"
+    # "matrix=<...>" holds spaces: one word from "matrix=" on
+    read -ra words <<<"${props%%matrix=*}"
+    [[ $props == *matrix=* ]] && words+=("matrix=${props#*matrix=}")
+    desc="${words[*]}"
+    ((${#desc} <= 100)) || desc="${desc:0:96} ...>"
+    say "$name: cudaconvfilter $desc"
+    cc_launch "$tiles_dir/$name.log" filesrc location="$tiles_dir/source.png" \
+      ! pngdec ! videoconvert ! video/x-raw,format=RGBA \
+      ! cudaconvfilter "${words[@]}" ! videoconvert ! video/x-raw,format=RGB \
+      ! pngenc ! filesink location="$tiles_dir/$name.png"
+  done
+  cc_say_backend "$tiles_dir/gaussian.log"
+
+  # source first, then the filters, row by row; each labelled in its corner
+  pads=() inputs=() i=0
+  for tile in "source|source|" "${tiles[@]}"; do
+    IFS='|' read -r name label _ <<<"${tile//$'\n'/ }"
+    pads+=("sink_$i::xpos=$((i % columns * tile_w))"
+      "sink_$i::ypos=$((i / columns * tile_h))")
+    inputs+=(filesrc location="$tiles_dir/$name.png" ! pngdec ! videoconvert
+      ! textoverlay text="$label" valignment=top halignment=left
+      shaded-background=true "font-desc=Sans Bold 16" ! mix.)
+    i=$((i + 1))
+  done
+  rows=$(((i + columns - 1) / columns))
+  cc_launch "$tiles_dir/gallery.log" compositor name=mix background=white \
+    "${pads[@]}" \
+    ! "video/x-raw,width=$((columns * tile_w)),height=$((rows * tile_h))" \
+    ! videoconvert ! video/x-raw,format=RGB ! pngenc compression-level=9 \
+    ! filesink location="$gallery" "${inputs[@]}"
+  say "wrote $gallery ($((columns * tile_w))x$((rows * tile_h))," \
+    "$(stat -c %s "$gallery") bytes); tiles in $tiles_dir"
 }

@@ -15,7 +15,10 @@
 #     configured before the toolkit was installed (or removed) is
 #     reconfigured to match, so it gains (or drops) the GPU backend
 #
-# Environment: BUILD_DIR (default build), MESON_OPTIONS (extra options for
+# Environment: BUILD_DIR (default build), SETUP_TARGETS (the Ninja targets
+# to build; empty, the default, builds everything: the pipeline scripts ask
+# for the plugin alone, the test suite for everything), MESON_OPTIONS
+# (extra options for
 # the first `meson setup`, e.g. "-Dcuda=disabled" for a quick CPU-only
 # build; a -Dcuda=... in it also wins over the choice above on an existing
 # build directory).
@@ -114,7 +117,8 @@ print(next((o["value"] for o in json.load(sys.stdin)
   fi
 fi
 unset meson_options cuda_wanted cuda_option cuda_now i
-ninja -C "$BUILD_DIR"
+# shellcheck disable=SC2086  # SETUP_TARGETS is a list of targets
+ninja -C "$BUILD_DIR" ${SETUP_TARGETS:-}
 
 # use the freshly built plugin, with a registry of its own
 export GST_PLUGIN_PATH=$BUILD_DIR/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}

@@ -71,14 +71,15 @@ backend_said() {
 mkdir -p "$CUDACONV_OUT"
 case $name in
   demo)
-    run "$root/pipelines/demo.sh"
+    FRAMES=60 run "$root/pipelines/demo.sh"
     backend_said
     expect_log "frames in .* fps" "the frame rate"
-    expect "$out/source.png" --size 1280x720 --frames 1
-    for f in "$out"/filtered-0{0..4}.png; do
-      # the default gaussian radius 4
-      expect "$f" --size 1280x720 --ref "$out/source.png" --diff 0.5: \
-        --detail-ratio :0.9
+    expect_log "the picture: $out/demo.png" "where the picture is"
+    expect "$out/demo.png" --size 1920x540 --frames 1
+    expect "$out/source.png" --size 480x270 --frames 1
+    for tile in gaussian box motion; do
+      expect "$out/$tile.png" --size 480x270 --ref "$out/source.png" \
+        --diff 1: --detail-ratio :0.85
     done
     ;;
   blur)
@@ -186,13 +187,14 @@ case $name in
     ;;
   gallery)
     # the committed picture first: there, readable, the size the script
-    # makes, small enough
+    # makes, small enough (a landscape's texture compresses less than the
+    # test patterns did: 2 MB)
     expect "$root/docs/gallery.png" --size 1920x540 --frames 1 \
-      --max-bytes 1500000
+      --max-bytes 2000000
     run "$root/pipelines/gallery.sh" "$CUDACONV_OUT/gallery.png"
     backend_said
     expect "$CUDACONV_OUT/gallery.png" --size 1920x540 --frames 1 \
-      --max-bytes 1500000
+      --max-bytes 2000000
     # the committed picture is what the script makes today: the CPU
     # backend's pixel for pixel, the GPU's within its 1 LSB a sample
     tolerance=0
