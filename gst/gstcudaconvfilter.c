@@ -100,7 +100,6 @@
 #include "gstcudaconvenums.h"
 #include "gstcudaconvgpu.h"
 #include "gstcudaconvmemory.h"
-#include "gstcudaconvparams.h"
 #include "gstcudaconvplanes.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_conv_filter_debug);
@@ -231,69 +230,69 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
   gobject_class->get_property = gst_cuda_conv_filter_get_property;
 
   g_object_class_install_property (gobject_class, PROP_KERNEL,
-      gst_cuda_conv_param_spec_enum ("kernel", "Kernel",
+      g_param_spec_enum ("kernel", "Kernel",
           "What to compute: gaussian or box blur, sharpen (unsharp mask), "
           "sobel or laplacian edge map, or custom (the matrix property)",
           GST_TYPE_CUDA_CONV_FILTER_KERNEL, DEFAULT_KERNEL,
           FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_RADIUS,
-      gst_cuda_conv_param_spec_int ("radius", "Radius",
+      g_param_spec_int ("radius", "Radius",
           "Half-width of the gaussian, box and sharpen footprint: 2 radius + 1 "
           "pixels across; 0 passes frames through (chroma planes use "
           "radius / subsampling)", 0, CUDACONV_MAX_RADIUS, DEFAULT_RADIUS,
           FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_SIGMA,
-      gst_cuda_conv_param_spec_double ("sigma", "Sigma",
+      g_param_spec_double ("sigma", "Sigma",
           "Standard deviation in pixels of the gaussian and sharpen blur; 0 "
           "derives it from the radius like OpenCV: 0.3 (radius - 1) + 0.8",
           0.0, CUDACONV_MAX_SIGMA, DEFAULT_SIGMA, FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_AMOUNT,
-      gst_cuda_conv_param_spec_double ("amount", "Amount",
+      g_param_spec_double ("amount", "Amount",
           "Strength of sharpen: out = in + amount (in - gaussian (in)); 0 "
           "passes frames through", 0.0, CUDACONV_MAX_AMOUNT, DEFAULT_AMOUNT,
           FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_SCALE,
-      gst_cuda_conv_param_spec_double ("scale", "Scale",
+      g_param_spec_double ("scale", "Scale",
           "Gain of the sobel gradient magnitude and of the absolute "
           "laplacian, before saturation", 0.0, CUDACONV_MAX_SCALE,
           DEFAULT_SCALE, FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BORDER,
-      gst_cuda_conv_param_spec_enum ("border", "Border",
+      g_param_spec_enum ("border", "Border",
           "How the frame is extended beyond its edges (OpenCV's modes)",
           GST_TYPE_CUDA_CONV_FILTER_BORDER, DEFAULT_BORDER,
           FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_MATRIX,
-      gst_cuda_conv_param_spec_array ("matrix", "Matrix",
+      gst_param_spec_array ("matrix", "Matrix",
           "Weights of kernel=custom: an odd square (1x1 to 255x255) of numbers "
           "from -1e6 to 1e6, row by row, applied as correlation, e.g. "
           "\"<0.0, -1.0, 0.0, -1.0, 5.0, -1.0, 0.0, -1.0, 0.0>\"; unset by "
           "default (kernel=custom then fails to start)",
-          gst_cuda_conv_param_spec_double ("entry", "Entry",
+          g_param_spec_double ("entry", "Entry",
               "One weight of the matrix", -CUDACONV_MAX_MATRIX_VALUE,
               CUDACONV_MAX_MATRIX_VALUE, 0.0,
               G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS),
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_PLAYING));
   g_object_class_install_property (gobject_class, PROP_DIVISOR,
-      gst_cuda_conv_param_spec_double ("divisor", "Divisor",
+      g_param_spec_double ("divisor", "Divisor",
           "What kernel=custom divides the weighted sum by: 0, or a "
           "magnitude from 1e-18 to 1e6; 0 means the sum of the matrix, or 1 "
           "when that sum is 0", -CUDACONV_MAX_MATRIX_VALUE,
           CUDACONV_MAX_MATRIX_VALUE, DEFAULT_DIVISOR, FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_OFFSET,
-      gst_cuda_conv_param_spec_double ("offset", "Offset",
+      g_param_spec_double ("offset", "Offset",
           "What kernel=custom adds after dividing, in sample units of the "
           "format (e.g. 128 to show negative 8-bit responses)",
           -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE, DEFAULT_OFFSET,
           FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_BACKEND,
-      gst_cuda_conv_param_spec_enum ("backend", "Backend",
+      g_param_spec_enum ("backend", "Backend",
           "Where to compute: auto picks the GPU when one is usable and the "
           "CPU otherwise; cuda fails to start without a GPU (can only be set "
           "in the NULL or READY state)", GST_TYPE_CUDA_CONV_FILTER_BACKEND,
           DEFAULT_BACKEND, BACKEND_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
-      gst_cuda_conv_param_spec_int ("cuda-device-id", "CUDA device id",
+      g_param_spec_int ("cuda-device-id", "CUDA device id",
           "Which GPU the cuda and auto backends use; -1 lets the library "
           "choose (can only be set in the NULL or READY state)", -1,
           MAX_CUDA_DEVICE_ID, DEFAULT_CUDA_DEVICE_ID, BACKEND_PARAM_FLAGS));
@@ -403,92 +402,37 @@ gst_cuda_conv_filter_finalize (GObject * object)
 
 /* ------------------------------------------------------------ properties */
 
-/* v as %g writes it, with more digits where %g would round it onto
- * another value: a refused 1000.0001 must not read as the limit 1000.
- * In the C locale, as GStreamer parses property values. */
-static void
-gst_cuda_conv_filter_show_double (gdouble v,
-    gchar text[G_ASCII_DTOSTR_BUF_SIZE])
-{
-  gint digits;
-
-  for (digits = 6; digits <= 17; digits++) {
-    gchar format[8];
-
-    g_snprintf (format, sizeof (format), "%%.%dg", digits);
-    g_ascii_formatd (text, G_ASCII_DTOSTR_BUF_SIZE, format, v);
-    if (isnan (v) || g_ascii_strtod (text, NULL) == v)
-      break;
-  }
-}
-
-/* 0, or a magnitude from CUDACONV_MIN_DIVISOR up, judged alone: then no
- * valid matrix, set before or after, can make a divisor the library
- * refuses (it would fail the pipeline at the next frame). */
+/* The divisor rule GLib's range cannot express (0, or a magnitude from
+ * CUDACONV_MIN_DIVISOR up), judged alone by the library: then no valid
+ * matrix, set before or after, can make a divisor the library refuses (it
+ * would fail the pipeline at the next frame). */
 static gboolean
 gst_cuda_conv_filter_check_divisor (GstCudaConvFilter * self, gdouble v)
 {
-  gchar shown[G_ASCII_DTOSTR_BUF_SIZE];
+  CudaConvError err = { 0, };
 
-  if (v == 0 || (fabs (v) >= CUDACONV_MIN_DIVISOR &&
-          fabs (v) <= CUDACONV_MAX_MATRIX_VALUE))
+  if (cudaconv_filter_divisor_validate (v, &err) == CUDACONV_OK)
     return TRUE;
-  gst_cuda_conv_filter_show_double (v, shown);
-  g_warning ("%s: divisor %s is invalid: valid values are 0, or a magnitude "
-      "from %g to %g; keeping the previous value", GST_OBJECT_NAME (self),
-      shown, CUDACONV_MIN_DIVISOR, CUDACONV_MAX_MATRIX_VALUE);
+  g_warning ("%s: %s; keeping the previous value", GST_OBJECT_NAME (self),
+      err.message);
   return FALSE;
 }
 
-/* Whether an int or double value lies within pspec's range, or an enum
- * value is one of its type's; if not, a warning naming the element, the
- * property, the value and the valid ones.  The param specs let every value
- * through (gstcudaconvparams.h), so that this message, not GLib's, which
- * names no range, is what users see. */
+/* GLib 2.74 judges a double against its spec after rounding it to a
+ * float, so a value within float rounding of a limit gets through
+ * (amount -4.8e-139, sigma 1000.00001); the library would refuse it at
+ * the next frame.  The exact comparison, in GLib's words. */
 static gboolean
-gst_cuda_conv_filter_check_range (GstCudaConvFilter * self,
-    GParamSpec * pspec, const GValue * value)
+gst_cuda_conv_filter_double_in_range (GParamSpec * pspec,
+    const GValue * value)
 {
-  gchar shown[G_ASCII_DTOSTR_BUF_SIZE];
-  gchar *valid;
+  GParamSpecDouble *dspec = G_PARAM_SPEC_DOUBLE (pspec);
+  gdouble v = g_value_get_double (value);
 
-  if (G_IS_PARAM_SPEC_INT (pspec)) {
-    GParamSpecInt *ispec = G_PARAM_SPEC_INT (pspec);
-    gint v = g_value_get_int (value);
-
-    if (v >= ispec->minimum && v <= ispec->maximum)
-      return TRUE;
-    g_snprintf (shown, sizeof (shown), "%d", v);
-    valid = g_strdup_printf ("%d to %d", ispec->minimum, ispec->maximum);
-  } else if (G_IS_PARAM_SPEC_DOUBLE (pspec)) {
-    GParamSpecDouble *dspec = G_PARAM_SPEC_DOUBLE (pspec);
-    gdouble v = g_value_get_double (value);
-
-    /* false for NaN too */
-    if (v >= dspec->minimum && v <= dspec->maximum)
-      return TRUE;
-    gst_cuda_conv_filter_show_double (v, shown);
-    valid = g_strdup_printf ("%g to %g", dspec->minimum, dspec->maximum);
-  } else if (G_IS_PARAM_SPEC_ENUM (pspec)) {
-    GEnumClass *enum_class = G_PARAM_SPEC_ENUM (pspec)->enum_class;
-    gint v = g_value_get_enum (value);
-    GString *nicks;
-    guint i;
-
-    if (g_enum_get_value (enum_class, v) != NULL)
-      return TRUE;
-    g_snprintf (shown, sizeof (shown), "%d", v);
-    nicks = g_string_new (NULL);
-    for (i = 0; i < enum_class->n_values; i++)
-      g_string_append_printf (nicks, "%s%s (%d)", i == 0 ? "" : ", ",
-          enum_class->values[i].value_nick, enum_class->values[i].value);
-    valid = g_string_free (nicks, FALSE);
-  } else {
+  if (v >= dspec->minimum && v <= dspec->maximum)
     return TRUE;
-  }
-  g_warning ("%s: %s %s is invalid: valid values are %s; keeping the "
-      "previous value", GST_OBJECT_NAME (self), pspec->name, shown, valid);
-  g_free (valid);
+  g_warning ("value \"%.17g\" of type 'gdouble' is invalid or out of range "
+      "for property '%s' of type 'gdouble'", v, pspec->name);
   return FALSE;
 }
 
@@ -514,24 +458,15 @@ gst_cuda_conv_filter_parse_matrix (GstCudaConvFilter * self,
     return NULL;
   }
 
+  /* GLib has checked every entry against the entry spec: doubles within
+   * range */
   matrix = g_new (gdouble, n);
-  for (i = 0; i < n; i++) {
-    const GValue *entry = gst_value_array_get_value (value, i);
-    GValue number = G_VALUE_INIT;
+  for (i = 0; i < n; i++)
+    matrix[i] = g_value_get_double (gst_value_array_get_value (value, i));
 
-    g_value_init (&number, G_TYPE_DOUBLE);
-    if (!g_value_transform (entry, &number)) {
-      g_warning ("%s: matrix entry %u is a %s, not a number; keeping the "
-          "previous matrix", GST_OBJECT_NAME (self), i,
-          G_VALUE_TYPE_NAME (entry));
-      g_free (matrix);
-      return NULL;
-    }
-    matrix[i] = g_value_get_double (&number);
-  }
-
-  /* the library's checks: odd side within range, entries finite and in
-   * range, with its wording */
+  /* the library's checks: odd side within range, and the divisor-0 rule
+   * (the sum must not be too close to 0 for the entries), with its
+   * wording */
   cudaconv_filter_desc_init (&desc, CUDACONV_KIND_CUSTOM);
   desc.matrix = matrix;
   desc.matrix_side = (gint) root;
@@ -554,23 +489,18 @@ gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
   gint side = 0;
   gboolean started;
 
-  /* validate before taking the lock: warnings run user log handlers */
-  switch (prop_id) {
-    case PROP_DIVISOR:
-      /* its valid values are more than the spec's range */
-      if (!gst_cuda_conv_filter_check_divisor (self,
-              g_value_get_double (value)))
-        return;
-      break;
-    case PROP_MATRIX:
-      matrix = gst_cuda_conv_filter_parse_matrix (self, value, &side);
-      if (matrix == NULL)
-        return;
-      break;
-    default:
-      if (!gst_cuda_conv_filter_check_range (self, pspec, value))
-        return;
-      break;
+  /* GLib has checked ranges and enum values; these rules it cannot
+   * express.  Before taking the lock: warnings run user log handlers. */
+  if (G_IS_PARAM_SPEC_DOUBLE (pspec) &&
+      !gst_cuda_conv_filter_double_in_range (pspec, value))
+    return;
+  if (prop_id == PROP_DIVISOR &&
+      !gst_cuda_conv_filter_check_divisor (self, g_value_get_double (value)))
+    return;
+  if (prop_id == PROP_MATRIX) {
+    matrix = gst_cuda_conv_filter_parse_matrix (self, value, &side);
+    if (matrix == NULL)
+      return;
   }
   if (prop_id == PROP_BACKEND || prop_id == PROP_CUDA_DEVICE_ID) {
     GST_OBJECT_LOCK (self);

@@ -200,6 +200,13 @@ void cudaconv_filter_desc_init (CudaConvFilterDesc * desc, CudaConvKind kind);
 CudaConvStatus cudaconv_filter_desc_validate (const CudaConvFilterDesc * desc,
     CudaConvError * err);
 
+/* The divisor rule alone, as cudaconv_filter_desc_validate applies it: 0, or
+ * a magnitude from CUDACONV_MIN_DIVISOR to CUDACONV_MAX_MATRIX_VALUE.  For
+ * callers that take the divisor before the matrix (an element's
+ * properties): no valid matrix can then make a valid divisor invalid. */
+CudaConvStatus cudaconv_filter_divisor_validate (double divisor,
+    CudaConvError * err);
+
 /* OpenCV's default sigma for a radius (0.3 * (r - 1) + 0.8). */
 double cudaconv_gaussian_sigma_for_radius (int radius);
 

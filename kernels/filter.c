@@ -92,8 +92,8 @@ check_radius (const char *name, int r, CudaConvError * err)
 
 /* 0, or a magnitude from CUDACONV_MIN_DIVISOR to CUDACONV_MAX_MATRIX_VALUE:
  * judged alone, so that no valid matrix can later make it too small */
-static CudaConvStatus
-check_divisor (double v, CudaConvError * err)
+CudaConvStatus
+cudaconv_filter_divisor_validate (double v, CudaConvError * err)
 {
   if (v == 0 || in_range (fabs (v), CUDACONV_MIN_DIVISOR,
           CUDACONV_MAX_MATRIX_VALUE))
@@ -139,7 +139,7 @@ validate_matrix (const CudaConvFilterDesc * desc, CudaConvError * err)
           "%g to %g", i, i / side, i % side, show (desc->matrix[i]).text,
           -CUDACONV_MAX_MATRIX_VALUE, CUDACONV_MAX_MATRIX_VALUE);
   }
-  s = check_divisor (desc->divisor, err);
+  s = cudaconv_filter_divisor_validate (desc->divisor, err);
   if (s != CUDACONV_OK)
     return s;
   s = check_value ("offset", desc->offset, -CUDACONV_MAX_MATRIX_VALUE,

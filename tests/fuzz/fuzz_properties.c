@@ -16,7 +16,9 @@
  * ranges (cudaconv.h's limits), independently of the element's code:
  *  - valid: the property reads back as that value, with no warning;
  *  - parsed but invalid: the previous value stays, with a warning that
- *    names the property and the valid values;
+ *    names the property: GLib's (the value and the property) for a value
+ *    outside the param spec's range, the element's (with the valid values)
+ *    for the rules GLib cannot express;
  *  - not a value of the type: GStreamer drops such text before the
  *    element sees it (tests/stress/test_edges checks the launch-line
  *    error); it is not applied here.
@@ -85,13 +87,19 @@ count_log (const gchar * domain, GLogLevelFlags level, const gchar * message,
   }
 }
 
-/* Whether a refusal names the property and what is valid: a range, the
- * matrix's sizes or the limit of its weights. */
+/* Whether a refusal names the property and the value (GLib's, for a value
+ * outside the param spec) or what is valid: a range, the matrix's sizes or
+ * the limit of its weights (the element's). */
 static int
 names_valid_values (const char *name, const char *message)
 {
+  char glib[128];
+
+  snprintf (glib, sizeof (glib), "is invalid or out of range for property "
+      "'%s'", name);
   return strstr (message, name) != NULL &&
-      (strstr (message, "valid values are ") != NULL ||
+      (strstr (message, glib) != NULL ||
+      strstr (message, "valid values are ") != NULL ||
       strstr (message, "it must be odd, 1 to ") != NULL ||
       strstr (message, "1 (1x1) to ") != NULL ||
       strstr (message, "may be at most ") != NULL);
@@ -294,7 +302,8 @@ apply_pair (GstElement * e, const char *name, const char *text)
     if (parses && n_warnings == 0)
       FAIL ("%s=\"%s\" was refused without a message", name, text);
     if (parses && !names_valid_values (name, last_warning))
-      FAIL ("%s=\"%s\" was refused without naming the valid values: %s",
+      FAIL ("%s=\"%s\" was refused without naming the value or the valid "
+          "ones: %s",
           name, text, last_warning);
   }
   g_value_unset (&parsed);

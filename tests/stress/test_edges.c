@@ -144,41 +144,39 @@ static const StringCase string_cases[] = {
   {"matrix", "", REFUSE},
 };
 
-/* What the element's refusal of a parsed value of property must say: the
- * element and the property, and the valid range (regex). */
+/* What the refusal of a parsed value of property must say (regex): GLib's
+ * warning for a value outside the param spec's range (or an enum number
+ * without a name), which names the value and the property; for the rules
+ * GLib cannot express, the element's, naming the valid values. */
 static const gchar *
 refusal_regex (const gchar * property)
 {
+#define GLIB_REFUSAL(p) "value \".*\" of type '.+' is invalid or out of " \
+    "range for property '" p "'"
   static const struct
   {
     const gchar *property, *regex;
   } refusals[] = {
-    {"radius", "radius .+ is invalid: valid values are 0 to 4095;"},
-    {"cuda-device-id", "cuda-device-id .+ is invalid: valid values are -1 "
-          "to 255;"},
-    {"sigma", "sigma .+ is invalid: valid values are 0 to 1000;"},
-    {"amount", "amount .+ is invalid: valid values are 0 to 100;"},
-    {"scale", "scale .+ is invalid: valid values are 0 to 1000;"},
-    {"divisor", "divisor .+ is invalid: valid values are 0, or a magnitude "
-          "from 1e-18 to 1e\\+06;"},
-    {"offset", "offset .+ is invalid: valid values are -1e\\+06 to "
-          "1e\\+06;"},
-    {"kernel", "kernel .+ is invalid: valid values are gaussian \\(0\\), "
-          "box \\(1\\), sharpen \\(2\\), sobel \\(3\\), laplacian "
-          "\\(4\\), custom \\(5\\);"},
-    {"border", "border .+ is invalid: valid values are reflect-101 \\(0\\), "
-          "reflect \\(1\\), replicate \\(2\\), wrap \\(3\\), "
-          "constant \\(4\\);"},
-    {"backend", "backend .+ is invalid: valid values are auto \\(0\\), "
-          "cuda \\(1\\), cpu \\(2\\);"},
-    /* the count, the side or an entry, each with its range */
-    {"matrix", "matrix (has [0-9]+ values: it needs an odd square number "
-          "of them, 1 \\(1x1\\) to 65025 \\(255x255\\)|side [0-9]+ is "
-          "invalid: it must be odd, 1 to 255|entry [0-9]+ \\(row [0-9]+, "
-          "column [0-9]+\\) is .+: valid values are -1e\\+06 to 1e\\+06|"
-          "sums to .+, too small .+: an entry over the sum may be at most "
-          "1e\\+24)"},
+    {"radius", GLIB_REFUSAL ("radius")},
+    {"cuda-device-id", GLIB_REFUSAL ("cuda-device-id")},
+    {"sigma", GLIB_REFUSAL ("sigma")},
+    {"amount", GLIB_REFUSAL ("amount")},
+    {"scale", GLIB_REFUSAL ("scale")},
+    {"divisor", "(" GLIB_REFUSAL ("divisor") "|divisor .+ is out of range: "
+          "valid values are 0, or a magnitude from 1e-18 to 1e\\+06;)"},
+    {"offset", GLIB_REFUSAL ("offset")},
+    {"kernel", GLIB_REFUSAL ("kernel")},
+    {"border", GLIB_REFUSAL ("border")},
+    {"backend", GLIB_REFUSAL ("backend")},
+    /* an entry out of range (GLib), or the count, the side or the sum, each
+     * with its range */
+    {"matrix", "(" GLIB_REFUSAL ("matrix") "|matrix has [0-9]+ values: it "
+          "needs an odd square number of them, 1 \\(1x1\\) to 65025 "
+          "\\(255x255\\)|matrix side [0-9]+ is invalid: it must be odd, 1 to "
+          "255|the matrix sums to .+, too small .+: an entry over the sum "
+          "may be at most 1e\\+24)"},
   };
+#undef GLIB_REFUSAL
   guint i;
 
   for (i = 0; i < G_N_ELEMENTS (refusals); i++)

@@ -239,8 +239,8 @@ GST_END_TEST;
 static void
 expect_divisor_refused (GstElement * e, gdouble v, const gchar * shown)
 {
-  gchar *regex = g_strdup_printf ("divisor %s is invalid: valid values are "
-      "0, or a magnitude from 1e-18 to 1e\\+06", shown);
+  gchar *regex = g_strdup_printf ("divisor %s is out of range: valid values "
+      "are 0, or a magnitude from 1e-18 to 1e\\+06", shown);
   gdouble before, after;
 
   g_object_get (e, "divisor", &before, NULL);
