@@ -795,8 +795,9 @@ GST_START_TEST (test_caps_refused)
 GST_END_TEST;
 
 /* Buffers smaller than their caps say must not be read past their end
- * (the sanitizer build would catch that): GstVideoFilter refuses to map
- * them and posts a warning. */
+ * (the sanitizer build would catch that): the element maps frames itself
+ * (its transform, not GstVideoFilter's), refuses to map such a buffer and
+ * posts an error that says why. */
 GST_START_TEST (test_short_buffers)
 {
   static const struct
@@ -816,9 +817,11 @@ GST_START_TEST (test_short_buffers)
     AppsrcRun run;
 
     run_appsrc (cases[i].caps, "identity", cases[i].size, 3, &run);
-    fail_unless (run.error != NULL || run.warning != NULL, "%s with %"
-        G_GSIZE_FORMAT "-byte buffers went through without a message",
-        cases[i].caps, cases[i].size);
+    fail_unless (run.error != NULL && strstr (run.error, "cannot map the "
+            "input buffer") != NULL && strstr (run.error, "too small") != NULL,
+        "%s with %" G_GSIZE_FORMAT "-byte buffers: no error saying the "
+        "buffer is too small (error: %s)", cases[i].caps, cases[i].size,
+        GST_STR_NULL (run.error));
     appsrc_run_clear (&run);
   }
 }
