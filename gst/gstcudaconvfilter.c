@@ -122,13 +122,11 @@ struct _GstCudaConvFilter
   gdouble offset;
   GstCudaConvFilterBackend backend;
   gint cuda_device_id;
-  gboolean settings_changed;    /* since the plans were built */
+  gboolean settings_changed;    /* since the plan was built */
   gboolean started;             /* between start and stop */
 
   /* GPU state and the pipeline's CUDA context, from init to finalize */
   GstCudaConvGpu *gpu;
-  /* an IDENTITY plan: copies and fills of planes in GPU memory */
-  CudaConvPlan *identity;
 
   /* from start to stop */
   gboolean use_gpu;             /* FALSE: the CPU backend runs */
@@ -139,12 +137,9 @@ struct _GstCudaConvFilter
   gboolean in_cuda;
   gboolean out_cuda;
   /* streaming thread: what each plane of a frame receives */
-  gboolean plans_valid;         /* for the current caps and settings */
-  gchar *plan_error;            /* why no plans could be built, or NULL */
-  guint n_planes;
-  GstCudaConvPlane planes[GST_VIDEO_MAX_PLANES];
-  CudaConvPlan *plans[GST_VIDEO_MAX_PLANES];
-  GstCudaConvPlaneJob jobs[GST_VIDEO_MAX_PLANES];
+  gboolean plan_valid;          /* for the current caps and settings */
+  gchar *plan_error;            /* why no plan could be built, or NULL */
+  CudaConvFramePlan *plan;
 };
 
 static void gst_cuda_conv_filter_finalize (GObject * object);
@@ -338,23 +333,6 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONV_FILTER_BACKEND, 0);
 }
 
-/* Radius 0: the library's IDENTITY plan, whatever the frame. */
-static CudaConvPlan *
-gst_cuda_conv_filter_identity_plan (void)
-{
-  CudaConvFilterDesc desc;
-  CudaConvPlan *plan;
-  CudaConvError err = { 0, };
-
-  cudaconv_filter_desc_init (&desc, CUDACONV_KIND_GAUSSIAN);
-  desc.radius_x = desc.radius_y = 0;
-  plan = cudaconv_plan_new (&desc, &err);
-  /* cannot happen; the GPU paths report it should it ever */
-  if (plan == NULL)
-    GST_ERROR ("the library gives no identity plan: %s", err.message);
-  return plan;
-}
-
 static void
 gst_cuda_conv_filter_init (GstCudaConvFilter * self)
 {
@@ -370,21 +348,14 @@ gst_cuda_conv_filter_init (GstCudaConvFilter * self)
   self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
   self->settings_changed = TRUE;
   self->gpu = gst_cuda_conv_gpu_new (GST_ELEMENT (self));
-  self->identity = gst_cuda_conv_filter_identity_plan ();
 }
 
 static void
-gst_cuda_conv_filter_free_plans (GstCudaConvFilter * self)
+gst_cuda_conv_filter_free_plan (GstCudaConvFilter * self)
 {
-  guint p;
-
-  for (p = 0; p < GST_VIDEO_MAX_PLANES; p++) {
-    cudaconv_plan_free (self->plans[p]);
-    self->plans[p] = NULL;
-  }
-  self->n_planes = 0;
+  g_clear_pointer (&self->plan, cudaconv_frame_plan_free);
   g_clear_pointer (&self->plan_error, g_free);
-  self->plans_valid = FALSE;
+  self->plan_valid = FALSE;
 }
 
 static void
@@ -392,9 +363,8 @@ gst_cuda_conv_filter_finalize (GObject * object)
 {
   GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (object);
 
-  gst_cuda_conv_filter_free_plans (self);
+  gst_cuda_conv_filter_free_plan (self);
   gst_cuda_conv_gpu_free (self->gpu);
-  cudaconv_plan_free (self->identity);
   g_free (self->matrix);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
@@ -730,7 +700,7 @@ gst_cuda_conv_filter_start (GstBaseTransform * trans)
   gst_cuda_conv_filter_announce_backend (self, reason);
   g_free (reason);
 
-  gst_cuda_conv_filter_free_plans (self);
+  gst_cuda_conv_filter_free_plan (self);
   GST_OBJECT_LOCK (self);
   self->started = TRUE;
   GST_OBJECT_UNLOCK (self);
@@ -742,7 +712,7 @@ gst_cuda_conv_filter_stop (GstBaseTransform * trans)
 {
   GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
 
-  gst_cuda_conv_filter_free_plans (self);
+  gst_cuda_conv_filter_free_plan (self);
   gst_cuda_conv_gpu_close (self->gpu);
   self->use_gpu = FALSE;
   GST_OBJECT_LOCK (self);
@@ -841,10 +811,9 @@ gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
 {
   GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (vfilter);
   GstCudaConvSettings any = { 0, };
-  GstCudaConvPlane planes[GST_VIDEO_MAX_PLANES];
+  CudaConvFrameDesc frame;
   const gchar *problem;
   GError *error = NULL;
-  guint n_planes;
 
   if (GST_VIDEO_INFO_FORMAT (in_info) != GST_VIDEO_INFO_FORMAT (out_info) ||
       GST_VIDEO_INFO_WIDTH (in_info) != GST_VIDEO_INFO_WIDTH (out_info) ||
@@ -855,7 +824,7 @@ gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   }
   /* refuse a layout the planes cannot describe now, not at the first
    * frame */
-  if (!gst_cuda_conv_planes_setup (in_info, &any, planes, &n_planes, &error)) {
+  if (!gst_cuda_conv_planes_setup (in_info, &any, &frame, &error)) {
     GST_ERROR_OBJECT (self, "%s", error->message);
     g_clear_error (&error);
     return FALSE;
@@ -876,13 +845,13 @@ gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   }
 
   GST_DEBUG_OBJECT (self, "caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT
-      ", %u planes", incaps, outcaps, n_planes);
-  self->plans_valid = FALSE;
+      ", %d planes", incaps, outcaps, frame.n_planes);
+  self->plan_valid = FALSE;
   return TRUE;
 }
 
-/* The one place that turns the current properties into what each plane
- * receives, and decides passthrough.  Does nothing unless a property or
+/* The one place that turns the current properties into the library's plan
+ * of a frame, and decides passthrough.  Does nothing unless a property or
  * the caps changed. */
 static void
 gst_cuda_conv_filter_update (GstCudaConvFilter * self)
@@ -890,16 +859,17 @@ gst_cuda_conv_filter_update (GstCudaConvFilter * self)
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
   GstCudaConvSettings settings;
+  CudaConvFrameDesc frame;
+  CudaConvError err = { 0, };
   GError *error = NULL;
   gdouble *matrix;
-  gboolean passthrough = TRUE;
-  guint p;
+  gboolean passthrough;
 
   if (!vfilter->negotiated)
     return;
 
   GST_OBJECT_LOCK (self);
-  if (self->plans_valid && !self->settings_changed) {
+  if (self->plan_valid && !self->settings_changed) {
     GST_OBJECT_UNLOCK (self);
     return;
   }
@@ -907,42 +877,27 @@ gst_cuda_conv_filter_update (GstCudaConvFilter * self)
   self->settings_changed = FALSE;
   GST_OBJECT_UNLOCK (self);
 
-  gst_cuda_conv_filter_free_plans (self);
-  if (!gst_cuda_conv_planes_setup (&vfilter->in_info, &settings, self->planes,
-          &self->n_planes, &error)) {
+  gst_cuda_conv_filter_free_plan (self);
+  if (!gst_cuda_conv_planes_setup (&vfilter->in_info, &settings, &frame,
+          &error)) {
     self->plan_error = g_strdup (error->message);
     g_clear_error (&error);
-  }
-
-  for (p = 0; p < self->n_planes && self->plan_error == NULL; p++) {
-    CudaConvError err = { 0, };
-
-    self->plans[p] = cudaconv_plan_new (&self->planes[p].desc, &err);
-    /* the plan owns a copy; the settings' matrix goes away below */
-    self->planes[p].desc.matrix = NULL;
-    if (self->plans[p] == NULL) {
+  } else {
+    /* the plan keeps its own copy of the matrix */
+    self->plan = cudaconv_frame_plan_new (&frame, &err);
+    if (self->plan == NULL)
       self->plan_error = g_strdup (err.message);
-      break;
-    }
-    self->jobs[p] = gst_cuda_conv_plane_job (&self->planes[p], self->plans[p]);
-    if (self->jobs[p] != GST_CUDA_CONV_PLANE_COPY)
-      passthrough = FALSE;
-    GST_DEBUG_OBJECT (self, "plane %u: %dx%d x%d, op %d radius %d,%d, job %d",
-        p, self->planes[p].width, self->planes[p].height,
-        self->planes[p].channels, self->plans[p]->op,
-        self->plans[p]->radius_x, self->plans[p]->radius_y, self->jobs[p]);
   }
   g_free (matrix);
-  self->plans_valid = TRUE;
+  self->plan_valid = TRUE;
 
-  if (self->plan_error != NULL) {
+  if (self->plan_error != NULL)
     /* transform reports it */
     GST_WARNING_OBJECT (self, "cannot filter: %s", self->plan_error);
-    passthrough = FALSE;
-  }
   /* between memories there is always a transfer to do */
-  if (self->in_cuda != self->out_cuda)
-    passthrough = FALSE;
+  passthrough = self->plan != NULL &&
+      cudaconv_frame_plan_is_identity (self->plan) &&
+      self->in_cuda == self->out_cuda;
   if (passthrough != gst_base_transform_is_passthrough (trans)) {
     GST_DEBUG_OBJECT (self, "passthrough %d", passthrough);
     gst_base_transform_set_passthrough (trans, passthrough);
@@ -972,136 +927,44 @@ gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
     gst_base_transform_reconfigure_src (trans);
 }
 
-/* Reports a failed plane and returns GST_FLOW_ERROR. */
+/* Runs the plan on two mapped frames, on the backend chosen at start. */
 static GstFlowReturn
-gst_cuda_conv_filter_failed (GstCudaConvFilter * self, guint p,
-    const CudaConvImage * src, const CudaConvImage * dst,
-    const CudaConvError * err)
+gst_cuda_conv_filter_run (GstCudaConvFilter * self, GstVideoFrame * in_frame,
+    CudaConvMemory in_memory, GstVideoFrame * out_frame,
+    CudaConvMemory out_memory)
 {
-  GST_ELEMENT_ERROR (self, STREAM, FAILED,
-      ("Filtering failed on the %s: %s", self->use_gpu ? "GPU" : "CPU",
-          err->message),
-      ("plane %u: %dx%d, %d channels, stride %" G_GSIZE_FORMAT " in, %"
-          G_GSIZE_FORMAT " out", p, src->width, src->height, src->channels,
-          src->stride, dst->stride));
-  return GST_FLOW_ERROR;
-}
-
-/* The views of plane p of both frames; FALSE after an error message. */
-static gboolean
-gst_cuda_conv_filter_plane_images (GstCudaConvFilter * self, guint p,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame, CudaConvImage * src,
-    CudaConvImage * dst)
-{
+  CudaConvFrame src, dst;
+  CudaConvError err = { 0, };
   GError *error = NULL;
+  CudaConvStatus s;
 
-  if (!gst_cuda_conv_plane_image (&self->planes[p], in_frame, p, src, &error)
-      || !gst_cuda_conv_plane_image (&self->planes[p], out_frame, p, dst,
-          &error)) {
+  if (!gst_cuda_conv_planes_frame (in_frame, in_memory, &src, &error) ||
+      !gst_cuda_conv_planes_frame (out_frame, out_memory, &dst, &error)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error->message), (NULL));
     g_clear_error (&error);
-    return FALSE;
-  }
-  return TRUE;
-}
-
-/* Both frames in system memory, on the CPU backend. */
-static GstFlowReturn
-gst_cuda_conv_filter_frame_cpu (GstCudaConvFilter * self,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
-{
-  guint p;
-
-  for (p = 0; p < self->n_planes; p++) {
-    const GstCudaConvPlane *plane = &self->planes[p];
-    CudaConvImage src, dst;
-    CudaConvError err = { 0, };
-
-    if (!gst_cuda_conv_filter_plane_images (self, p, in_frame, out_frame,
-            &src, &dst))
-      return GST_FLOW_ERROR;
-    switch (self->jobs[p]) {
-      case GST_CUDA_CONV_PLANE_COPY:
-        gst_cuda_conv_plane_copy (&src, &dst);
-        break;
-      case GST_CUDA_CONV_PLANE_FILL:
-        gst_cuda_conv_plane_fill (&dst, &plane->map);
-        break;
-      case GST_CUDA_CONV_PLANE_RUN:
-        if (cudaconv_cpu_run (self->plans[p], &src, &dst, &plane->map,
-                self->n_threads, &err) != CUDACONV_OK)
-          return gst_cuda_conv_filter_failed (self, p, &src, &dst, &err);
-        break;
-    }
-  }
-  return GST_FLOW_OK;
-}
-
-/* Any mix of memories on the GPU backend.  Planes that are copied or
- * filled go through the library too when either side is GPU memory;
- * between two system memories the CPU does them (no PCIe crossing). */
-static GstFlowReturn
-gst_cuda_conv_filter_frame_gpu (GstCudaConvFilter * self,
-    GstVideoFrame * in_frame, CudaConvMemory in_memory,
-    GstVideoFrame * out_frame, CudaConvMemory out_memory)
-{
-  gboolean on_host = in_memory == CUDACONV_MEMORY_HOST &&
-      out_memory == CUDACONV_MEMORY_HOST;
-  gboolean queued = FALSE;
-  GstFlowReturn ret = GST_FLOW_OK;
-  CudaConvError err = { 0, };
-  guint p;
-
-  if (!gst_cuda_conv_gpu_begin (self->gpu, &err)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("%s", err.message), (NULL));
     return GST_FLOW_ERROR;
   }
 
-  for (p = 0; p < self->n_planes && ret == GST_FLOW_OK; p++) {
-    const GstCudaConvPlane *plane = &self->planes[p];
-    const CudaConvChannelMap *map = &plane->map;
-    const CudaConvPlan *plan = self->plans[p];
-    CudaConvImage src, dst;
-
-    if (!gst_cuda_conv_filter_plane_images (self, p, in_frame, out_frame,
-            &src, &dst)) {
-      ret = GST_FLOW_ERROR;
-      break;
-    }
-    if (self->jobs[p] == GST_CUDA_CONV_PLANE_COPY && on_host) {
-      gst_cuda_conv_plane_copy (&src, &dst);
-      continue;
-    }
-    if (self->jobs[p] == GST_CUDA_CONV_PLANE_FILL && on_host) {
-      gst_cuda_conv_plane_fill (&dst, map);
-      continue;
-    }
-    if (self->jobs[p] != GST_CUDA_CONV_PLANE_RUN) {
-      /* the identity copies, and writes the fill of a filled plane */
-      plan = self->identity;
-      map = self->jobs[p] == GST_CUDA_CONV_PLANE_COPY ? NULL : map;
-      if (plan == NULL) {
-        cudaconv_error_set (&err, CUDACONV_ERROR_INVALID, "no identity plan");
-        ret = gst_cuda_conv_filter_failed (self, p, &src, &dst, &err);
-        break;
-      }
-    }
-    if (gst_cuda_conv_gpu_run (self->gpu, plan, &src, in_memory, &dst,
-            out_memory, map, &err) != CUDACONV_OK)
-      ret = gst_cuda_conv_filter_failed (self, p, &src, &dst, &err);
-    queued |= !on_host && in_memory == out_memory;
+  if (!self->use_gpu) {
+    s = cudaconv_cpu_run_frame (self->plan, &src, &dst, self->n_threads,
+        &err);
+  } else if (!gst_cuda_conv_gpu_begin (self->gpu, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("%s", err.message), (NULL));
+    return GST_FLOW_ERROR;
+  } else {
+    s = gst_cuda_conv_gpu_run_frame (self->gpu, self->plan, &src, &dst, &err);
+    gst_cuda_conv_gpu_end (self->gpu);
   }
-
-  /* nothing may still be writing when the buffers go (also after an
-   * error: the queued planes use them) */
-  if (queued && gst_cuda_conv_gpu_finish (self->gpu, &err) != CUDACONV_OK &&
-      ret == GST_FLOW_OK) {
+  if (s != CUDACONV_OK) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Filtering failed on the GPU: %s", err.message), (NULL));
-    ret = GST_FLOW_ERROR;
+        ("Filtering failed on the %s: %s", self->use_gpu ? "GPU" : "CPU",
+            err.message), ("%dx%d %s frame",
+            GST_VIDEO_FRAME_WIDTH (in_frame),
+            GST_VIDEO_FRAME_HEIGHT (in_frame),
+            GST_VIDEO_INFO_NAME (&in_frame->info)));
+    return GST_FLOW_ERROR;
   }
-  gst_cuda_conv_gpu_end (self->gpu);
-  return ret;
+  return GST_FLOW_OK;
 }
 
 /* Both frames mapped in system memory. */
@@ -1109,12 +972,8 @@ static GstFlowReturn
 gst_cuda_conv_filter_transform_frame (GstVideoFilter * vfilter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
 {
-  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (vfilter);
-
-  if (self->use_gpu)
-    return gst_cuda_conv_filter_frame_gpu (self, in_frame,
-        CUDACONV_MEMORY_HOST, out_frame, CUDACONV_MEMORY_HOST);
-  return gst_cuda_conv_filter_frame_cpu (self, in_frame, out_frame);
+  return gst_cuda_conv_filter_run (GST_CUDA_CONV_FILTER (vfilter), in_frame,
+      CUDACONV_MEMORY_HOST, out_frame, CUDACONV_MEMORY_HOST);
 }
 
 static GstFlowReturn
@@ -1176,11 +1035,8 @@ gst_cuda_conv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     return GST_FLOW_ERROR;
   }
 
-  if (in_memory == CUDACONV_MEMORY_HOST && out_memory == CUDACONV_MEMORY_HOST)
-    ret = gst_cuda_conv_filter_transform_frame (vfilter, &in_frame, &out_frame);
-  else
-    ret = gst_cuda_conv_filter_frame_gpu (self, &in_frame, in_memory,
-        &out_frame, out_memory);
+  ret = gst_cuda_conv_filter_run (self, &in_frame, in_memory, &out_frame,
+      out_memory);
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
   return ret;

@@ -383,22 +383,11 @@ gst_cuda_conv_gpu_end (GstCudaConvGpu * gpu)
 }
 
 CudaConvStatus
-gst_cuda_conv_gpu_run (GstCudaConvGpu * gpu, const CudaConvPlan * plan,
-    const CudaConvImage * src, CudaConvMemory src_memory,
-    const CudaConvImage * dst, CudaConvMemory dst_memory,
-    const CudaConvChannelMap * map, CudaConvError * err)
+gst_cuda_conv_gpu_run_frame (GstCudaConvGpu * gpu,
+    const CudaConvFramePlan * plan, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvError * err)
 {
-  if (src_memory == CUDACONV_MEMORY_DEVICE &&
-      dst_memory == CUDACONV_MEMORY_DEVICE)
-    return cudaconv_cuda_run (gpu->cuda, plan, src, dst, map, NULL, err);
-  return cudaconv_cuda_run_transfer (gpu->cuda, plan, src, src_memory, dst,
-      dst_memory, map, err);
-}
-
-CudaConvStatus
-gst_cuda_conv_gpu_finish (GstCudaConvGpu * gpu, CudaConvError * err)
-{
-  return cudaconv_cuda_sync (gpu->cuda, NULL, err);
+  return cudaconv_cuda_run_frame (gpu->cuda, plan, src, dst, err);
 }
 
 /* ---------------------------------------------------------------- pools */
@@ -433,23 +422,5 @@ gst_cuda_conv_gpu_cuda_pool_new (GstCudaConvGpu * gpu, GstCaps * caps,
   return pool;
 #else
   return NULL;
-#endif
-}
-
-gboolean
-gst_cuda_conv_gpu_is_own_cuda_pool (GstCudaConvGpu * gpu, GstBufferPool * pool)
-{
-#if HAVE_GST_CUDA
-  gboolean own;
-
-  if (pool == NULL || !GST_IS_CUDA_BUFFER_POOL (pool))
-    return FALSE;
-  g_mutex_lock (&gpu->lock);
-  own = gpu->context != NULL &&
-      GST_CUDA_BUFFER_POOL_CAST (pool)->context == gpu->context;
-  g_mutex_unlock (&gpu->lock);
-  return own;
-#else
-  return FALSE;
 #endif
 }

@@ -84,27 +84,17 @@ GstMapFlags gst_cuda_conv_gpu_map_flags (CudaConvMemory where);
 gboolean gst_cuda_conv_gpu_begin (GstCudaConvGpu * gpu, CudaConvError * err);
 void gst_cuda_conv_gpu_end (GstCudaConvGpu * gpu);
 
-/* Filters one plane from src to dst in the given memories.  Device to
- * device is queued and needs gst_cuda_conv_gpu_finish before the output
- * is used; every other mix returns when dst holds the result. */
-CudaConvStatus gst_cuda_conv_gpu_run (GstCudaConvGpu * gpu,
-    const CudaConvPlan * plan, const CudaConvImage * src,
-    CudaConvMemory src_memory, const CudaConvImage * dst,
-    CudaConvMemory dst_memory, const CudaConvChannelMap * map,
-    CudaConvError * err);
-/* Waits until everything queued by gst_cuda_conv_gpu_run is done: 1.22's
- * CUDA memory carries no stream to wait on downstream. */
-CudaConvStatus gst_cuda_conv_gpu_finish (GstCudaConvGpu * gpu,
-    CudaConvError * err);
+/* Runs a frame's plan from src to dst (any mix of memories) and returns
+ * when dst holds the result, also after an error: 1.22's CUDA memory
+ * carries no stream that downstream could wait on. */
+CudaConvStatus gst_cuda_conv_gpu_run_frame (GstCudaConvGpu * gpu,
+    const CudaConvFramePlan * plan, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvError * err);
 
 /* A GstCudaBufferPool of the backend's context for caps, or NULL (no
  * context, or the pool refused caps). */
 GstBufferPool *gst_cuda_conv_gpu_cuda_pool_new (GstCudaConvGpu * gpu,
     GstCaps * caps, guint min_buffers, guint max_buffers);
-/* Whether pool hands out CUDA memory of the backend's context. */
-gboolean gst_cuda_conv_gpu_is_own_cuda_pool (GstCudaConvGpu * gpu,
-    GstBufferPool * pool);
-
 G_END_DECLS
 
 #endif /* __GST_CUDA_CONV_GPU_H__ */

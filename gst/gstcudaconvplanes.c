@@ -26,6 +26,8 @@
 
 #include <string.h>
 
+G_STATIC_ASSERT (GST_VIDEO_MAX_PLANES <= CUDACONV_MAX_PLANES);
+
 /* What a channel of a pixel holds, for the YUV rules. */
 typedef enum
 {
@@ -53,7 +55,7 @@ component_is_chroma (const GstVideoFormatInfo * finfo, guint comp)
 /* Geometry and channel roles of plane p of info. */
 static gboolean
 read_plane_layout (const GstVideoInfo * info, guint p,
-    GstCudaConvPlane * plane, PlaneLayout * layout, GError ** error)
+    CudaConvPlaneDesc * plane, PlaneLayout * layout, GError ** error)
 {
   const GstVideoFormatInfo *finfo = info->finfo;
   const gchar *name = GST_VIDEO_FORMAT_INFO_NAME (finfo);
@@ -216,18 +218,17 @@ plane_map (const GstCudaConvSettings * s, const PlaneLayout * layout,
 
 gboolean
 gst_cuda_conv_planes_setup (const GstVideoInfo * info,
-    const GstCudaConvSettings * settings,
-    GstCudaConvPlane planes[GST_VIDEO_MAX_PLANES], guint * n_planes,
+    const GstCudaConvSettings * settings, CudaConvFrameDesc * frame,
     GError ** error)
 {
   const GstVideoFormatInfo *finfo;
   guint p, n;
 
   g_return_val_if_fail (info != NULL && info->finfo != NULL, FALSE);
-  g_return_val_if_fail (settings != NULL && n_planes != NULL, FALSE);
+  g_return_val_if_fail (settings != NULL && frame != NULL, FALSE);
 
   finfo = info->finfo;
-  *n_planes = 0;
+  memset (frame, 0, sizeof (*frame));
   if (GST_VIDEO_FORMAT_INFO_HAS_PALETTE (finfo) ||
       GST_VIDEO_FORMAT_INFO_IS_TILED (finfo) ||
       GST_VIDEO_FORMAT_INFO_FLAGS (finfo) & GST_VIDEO_FORMAT_FLAG_COMPLEX) {
@@ -239,93 +240,37 @@ gst_cuda_conv_planes_setup (const GstVideoInfo * info,
 
   n = GST_VIDEO_INFO_N_PLANES (info);
   for (p = 0; p < n; p++) {
+    CudaConvPlaneDesc *plane = &frame->planes[p];
     PlaneLayout layout;
 
-    memset (&planes[p], 0, sizeof (planes[p]));
-    if (!read_plane_layout (info, p, &planes[p], &layout, error))
+    if (!read_plane_layout (info, p, plane, &layout, error))
       return FALSE;
-    plane_desc (settings, &layout, &planes[p].desc);
-    plane_map (settings, &layout, planes[p].channels, &planes[p].map);
+    plane_desc (settings, &layout, &plane->filter);
+    plane_map (settings, &layout, plane->channels, &plane->map);
   }
-  *n_planes = n;
+  frame->n_planes = n;
   return TRUE;
-}
-
-GstCudaConvPlaneJob
-gst_cuda_conv_plane_job (const GstCudaConvPlane * plane,
-    const CudaConvPlan * plan)
-{
-  gint c, n_filter = 0, n_fill = 0;
-
-  for (c = 0; c < plane->channels; c++) {
-    if (plane->map.action[c] == CUDACONV_CHANNEL_FILTER)
-      n_filter++;
-    else if (plane->map.action[c] == CUDACONV_CHANNEL_FILL)
-      n_fill++;
-  }
-  if (n_fill == plane->channels)
-    return GST_CUDA_CONV_PLANE_FILL;
-  if (n_fill == 0 && (n_filter == 0 || plan->op == CUDACONV_OP_IDENTITY))
-    return GST_CUDA_CONV_PLANE_COPY;
-  return GST_CUDA_CONV_PLANE_RUN;
 }
 
 gboolean
-gst_cuda_conv_plane_image (const GstCudaConvPlane * plane,
-    const GstVideoFrame * frame, guint index, CudaConvImage * image,
-    GError ** error)
+gst_cuda_conv_planes_frame (const GstVideoFrame * video_frame,
+    CudaConvMemory memory, CudaConvFrame * frame, GError ** error)
 {
-  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (frame, index);
+  guint p;
 
-  if (stride < 0) {
-    g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
-        "plane %u has a negative stride (%d), which is not supported",
-        index, stride);
-    return FALSE;
-  }
-  image->data = GST_VIDEO_FRAME_PLANE_DATA (frame, index);
-  image->stride = (size_t) stride;
-  image->width = plane->width;
-  image->height = plane->height;
-  image->channels = plane->channels;
-  image->type = plane->type;
-  image->max_value = plane->max_value;
-  image->shift = plane->shift;
-  return TRUE;
-}
+  memset (frame, 0, sizeof (*frame));
+  frame->memory = memory;
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (video_frame); p++) {
+    gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (video_frame, p);
 
-void
-gst_cuda_conv_plane_copy (const CudaConvImage * src, const CudaConvImage * dst)
-{
-  gsize row = (gsize) src->width * src->channels *
-      cudaconv_sample_size (src->type);
-  gint y;
-
-  for (y = 0; y < src->height; y++)
-    memcpy ((guint8 *) dst->data + y * dst->stride,
-        (const guint8 *) src->data + y * src->stride, row);
-}
-
-void
-gst_cuda_conv_plane_fill (const CudaConvImage * dst,
-    const CudaConvChannelMap * map)
-{
-  guint16 value[CUDACONV_MAX_CHANNELS];
-  gint x, y, c;
-
-  for (c = 0; c < dst->channels; c++)
-    value[c] = (guint16) ((guint) map->fill[c] << dst->shift);
-
-  for (y = 0; y < dst->height; y++) {
-    guint8 *row = (guint8 *) dst->data + y * dst->stride;
-
-    for (x = 0; x < dst->width; x++) {
-      for (c = 0; c < dst->channels; c++) {
-        if (dst->type == CUDACONV_SAMPLE_U8)
-          row[x * dst->channels + c] = (guint8) value[c];
-        else
-          ((guint16 *) row)[x * dst->channels + c] = value[c];
-      }
+    if (stride < 0) {
+      g_set_error (error, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT,
+          "plane %u has a negative stride (%d), which is not supported", p,
+          stride);
+      return FALSE;
     }
+    frame->data[p] = GST_VIDEO_FRAME_PLANE_DATA (video_frame, p);
+    frame->stride[p] = (size_t) stride;
   }
+  return TRUE;
 }

@@ -12,10 +12,10 @@
  * Library General Public License for more details.
  */
 
-/* From a video format and the filter's settings to what each plane of a
- * frame receives: its geometry as a CudaConvImage, a filter description and
- * a channel map, following the YUV rules of design.md.  Pure logic: no
- * element, no backend. */
+/* From a video format and the filter's settings to the library's
+ * description of a frame: each plane's geometry, filter and channel map,
+ * following the YUV rules of design.md.  Pure logic: no element, no
+ * backend. */
 
 #ifndef __GST_CUDA_CONV_PLANES_H__
 #define __GST_CUDA_CONV_PLANES_H__
@@ -42,52 +42,17 @@ typedef struct
   gdouble offset;
 } GstCudaConvSettings;
 
-/* One plane of a frame: geometry (data and stride come from each frame),
- * what to compute and what each interleaved channel receives.
- * desc.matrix points into the settings' matrix. */
-typedef struct
-{
-  gint width;
-  gint height;
-  gint channels;
-  CudaConvSampleType type;
-  gint max_value;
-  gint shift;
-  CudaConvFilterDesc desc;
-  CudaConvChannelMap map;
-} GstCudaConvPlane;
-
-/* How a plane is produced, once its plan is built. */
-typedef enum
-{
-  GST_CUDA_CONV_PLANE_RUN,      /* a backend runs the plan with the map */
-  GST_CUDA_CONV_PLANE_COPY,     /* output = input (nothing filtered) */
-  GST_CUDA_CONV_PLANE_FILL      /* every sample = the map's fill value */
-} GstCudaConvPlaneJob;
-
-/* Fills planes[0 .. *n_planes - 1] for frames of info.  FALSE with error
- * set when the format is not one the element handles. */
+/* Fills frame with what each plane of frames of info receives.  FALSE
+ * with error set when the format is not one the element handles.
+ * frame->planes[].filter.matrix points into the settings' matrix. */
 gboolean gst_cuda_conv_planes_setup (const GstVideoInfo * info,
-    const GstCudaConvSettings * settings,
-    GstCudaConvPlane planes[GST_VIDEO_MAX_PLANES], guint * n_planes,
+    const GstCudaConvSettings * settings, CudaConvFrameDesc * frame,
     GError ** error);
 
-/* COPY when no channel is filtered or the plan is the identity (and no
- * channel is filled), FILL when every channel is filled, else RUN. */
-GstCudaConvPlaneJob gst_cuda_conv_plane_job (const GstCudaConvPlane * plane,
-    const CudaConvPlan * plan);
-
-/* The view of plane index of a mapped frame, with the frame's own data
- * pointer and stride.  FALSE with error set for a negative stride. */
-gboolean gst_cuda_conv_plane_image (const GstCudaConvPlane * plane,
-    const GstVideoFrame * frame, guint index, CudaConvImage * image,
-    GError ** error);
-
-/* The COPY and FILL jobs, row by row (strides may differ). */
-void gst_cuda_conv_plane_copy (const CudaConvImage * src,
-    const CudaConvImage * dst);
-void gst_cuda_conv_plane_fill (const CudaConvImage * dst,
-    const CudaConvChannelMap * map);
+/* Where the planes of a mapped frame are, for the library.  FALSE with
+ * error set for a negative stride. */
+gboolean gst_cuda_conv_planes_frame (const GstVideoFrame * video_frame,
+    CudaConvMemory memory, CudaConvFrame * frame, GError ** error);
 
 G_END_DECLS
 

@@ -15,7 +15,7 @@
 #ifndef CUDACONV_CPU_OPS_H
 #define CUDACONV_CPU_OPS_H
 
-#include "cudaconv.h"
+#include "plan.h"
 
 /* Where output rows go (cpu_output.c). */
 typedef struct

@@ -15,12 +15,6 @@
 #define NOT_BUILT "this build of gst-cudaconv has no GPU backend " \
   "(configured without CUDA: nvcc not found or -Dcuda=disabled)"
 
-int
-cudaconv_cuda_compiled (void)
-{
-  return 0;
-}
-
 CudaConvStatus
 cudaconv_cuda_probe (int device_id, CudaConvError * err)
 {

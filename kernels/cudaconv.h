@@ -17,12 +17,18 @@
  *
  * The pieces, in the order they are used:
  *   CudaConvFilterDesc  what the user asked for (kind, radius, sigma, ...)
- *   CudaConvPlan        what will be computed: taps or mask, border, gain,
- *                       offset; built by cudaconv_plan_new() (filter.c)
+ *   CudaConvPlan        what will be computed on one plane: taps or mask,
+ *                       border, gain, offset; built by cudaconv_plan_new()
+ *                       (filter.c), opaque
  *   CudaConvImage       one plane in memory: pointer, stride, size, samples
  *   CudaConvChannelMap  what happens to each interleaved channel
+ *   CudaConvFramePlan   a whole frame: each plane's geometry, plan and map;
+ *                       built by cudaconv_frame_plan_new() (frame.c), opaque
+ *   CudaConvFrame       one frame in memory: each plane's pointer and stride
  *   backends            cudaconv_cpu_run() (cpu.c, the reference) and
- *                       cudaconv_cuda_run() (cuda/, the GPU)
+ *                       cudaconv_cuda_run() (cuda/, the GPU); a whole frame
+ *                       through either: cudaconv_cpu_run_frame() and
+ *                       cudaconv_cuda_run_frame() (frame.c)
  */
 
 #ifndef CUDACONV_H
@@ -119,6 +125,16 @@ int cudaconv_image_max_value (const CudaConvImage * image);
 CudaConvStatus cudaconv_image_validate (const CudaConvImage * image,
     CudaConvError * err);
 
+/* Bytes of one row's samples: width * channels * sample size. */
+size_t cudaconv_image_row_bytes (const CudaConvImage * image);
+
+/* Where an image's data lives. */
+typedef enum
+{
+  CUDACONV_MEMORY_HOST = 0,     /* system memory, pinned or pageable */
+  CUDACONV_MEMORY_DEVICE        /* GPU memory of the backend's context */
+} CudaConvMemory;
+
 /* What each interleaved channel of the output receives. */
 typedef enum
 {
@@ -212,37 +228,10 @@ double cudaconv_gaussian_sigma_for_radius (int radius);
 
 /* --------------------------------------------------------------- plans */
 
-/* What is computed, independent of how.  Built from a description once;
- * backends read it and never re-derive taps. */
-typedef enum
-{
-  CUDACONV_OP_IDENTITY = 0,     /* out = in */
-  CUDACONV_OP_SEPARABLE,        /* out = sum_ij ty[i] tx[j] in + offset */
-  CUDACONV_OP_UNSHARP,          /* out = in + amount (in - sep(in)) */
-  CUDACONV_OP_BOX,              /* out = gain * window sum + offset */
-  CUDACONV_OP_SOBEL,            /* out = gain * sqrt (gx^2 + gy^2) */
-  CUDACONV_OP_LAPLACIAN,        /* out = gain * |lap| */
-  CUDACONV_OP_MASK              /* out = sum_ij mask[i][j] in + offset */
-} CudaConvOp;
-
-typedef struct
-{
-  CudaConvOp op;
-  CudaConvBorder border;
-  CudaConvKind kind;            /* what the description asked for */
-  int radius_x;                 /* footprint half-widths (sobel: 1, 1) */
-  int radius_y;
-  /* SEPARABLE, UNSHARP: 2 radius_x + 1 and 2 radius_y + 1 taps, correlation
-   * order, normalised so sum_ij ty[i] tx[j] is the filter's gain */
-  double *taps_x;
-  double *taps_y;
-  int taps_symmetric;           /* both tap arrays are palindromes */
-  double amount;                /* UNSHARP */
-  double gain;                  /* BOX, SOBEL, LAPLACIAN */
-  double offset;                /* SEPARABLE, BOX, MASK */
-  /* MASK: (2 radius_y + 1) rows of (2 radius_x + 1), divisor applied */
-  double *mask;
-} CudaConvPlan;
+/* What is computed for one plane, independent of how: taps or mask,
+ * border, gain, offset.  Opaque and immutable: only cudaconv_plan_new
+ * makes one, so the backends run it as given and never check it again. */
+typedef struct CudaConvPlan CudaConvPlan;
 
 /* Validates desc, builds the taps or mask (gaussian weights, divisor rule,
  * rank-1 custom matrices as two 1-D passes, uniform ones as a box, identity
@@ -250,6 +239,56 @@ typedef struct
 CudaConvPlan *cudaconv_plan_new (const CudaConvFilterDesc * desc,
     CudaConvError * err);
 void cudaconv_plan_free (CudaConvPlan * plan);
+
+/* -------------------------------------------------------------- frames */
+
+#define CUDACONV_MAX_PLANES 4
+
+/* One plane of a frame: its geometry and samples (the fields of a
+ * CudaConvImage but data and stride, which come with each frame), the
+ * filter it gets and what each interleaved channel receives. */
+typedef struct
+{
+  int width;
+  int height;
+  int channels;
+  CudaConvSampleType type;
+  int max_value;
+  int shift;
+  CudaConvFilterDesc filter;
+  CudaConvChannelMap map;
+} CudaConvPlaneDesc;
+
+typedef struct
+{
+  int n_planes;                 /* 1 .. CUDACONV_MAX_PLANES */
+  CudaConvPlaneDesc planes[CUDACONV_MAX_PLANES];
+} CudaConvFrameDesc;
+
+/* Everything a frame gets, plane by plane.  Opaque and immutable: built
+ * and checked once by cudaconv_frame_plan_new (frame.c), then run by
+ * either backend as given.  Planes that no channel filters are copied,
+ * planes whose every channel is filled are filled, the others filtered. */
+typedef struct CudaConvFramePlan CudaConvFramePlan;
+
+/* Checks every plane (geometry, filter, map) and builds its plan; NULL on
+ * error, with err naming the plane. */
+CudaConvFramePlan *cudaconv_frame_plan_new (const CudaConvFrameDesc * desc,
+    CudaConvError * err);
+void cudaconv_frame_plan_free (CudaConvFramePlan * plan);
+
+/* 1 when every plane's output equals its input (no channel filtered or
+ * filled, or identity filters): a caller may pass frames through. */
+int cudaconv_frame_plan_is_identity (const CudaConvFramePlan * plan);
+
+/* Where each plane of one frame starts, its stride, and the memory all
+ * planes live in. */
+typedef struct
+{
+  void *data[CUDACONV_MAX_PLANES];
+  size_t stride[CUDACONV_MAX_PLANES];
+  CudaConvMemory memory;
+} CudaConvFrame;
 
 /* --------------------------------------------------- CPU backend (cpu.c) */
 
@@ -262,6 +301,11 @@ void cudaconv_plan_free (CudaConvPlan * plan);
 CudaConvStatus cudaconv_cpu_run (const CudaConvPlan * plan,
     const CudaConvImage * src, const CudaConvImage * dst,
     const CudaConvChannelMap * map, int n_threads, CudaConvError * err);
+
+/* A whole frame on the CPU: both frames in host memory. */
+CudaConvStatus cudaconv_cpu_run_frame (const CudaConvFramePlan * plan,
+    const CudaConvFrame * src, const CudaConvFrame * dst, int n_threads,
+    CudaConvError * err);
 
 /* The 1-D passes the separable path is made of, exposed for tests and
  * benchmarks: correlate every row (or column) of src with taps
@@ -286,9 +330,6 @@ CudaConvStatus cudaconv_cpu_column_pass (const CudaConvImage * src,
  * element does by pushing its GstCudaContext.  Any thread may call, one at
  * a time per object. */
 typedef struct CudaConvCuda CudaConvCuda;
-
-/* Whether this build has the GPU backend at all. */
-int cudaconv_cuda_compiled (void);
 
 /* CUDACONV_OK when a GPU can run; otherwise CUDACONV_ERROR_NO_DEVICE (or
  * _CUDA) with the reason, e.g. the CUDA error text or "built without CUDA". */
@@ -321,13 +362,6 @@ CudaConvStatus cudaconv_cuda_run_host (CudaConvCuda * cuda,
     const CudaConvImage * dst, const CudaConvChannelMap * map,
     CudaConvError * err);
 
-/* Where an image's data lives. */
-typedef enum
-{
-  CUDACONV_MEMORY_HOST = 0,     /* system memory, pinned or pageable */
-  CUDACONV_MEMORY_DEVICE        /* GPU memory of the backend's context */
-} CudaConvMemory;
-
 /* Any mix of host and device memory (host -> device replaces an upload,
  * device -> host a download).  Host memory that is pinned (page-locked, by
  * cudaconv_cuda_host_alloc or cudaHostRegister) is transferred directly;
@@ -339,6 +373,16 @@ CudaConvStatus cudaconv_cuda_run_transfer (CudaConvCuda * cuda,
     CudaConvMemory src_memory, const CudaConvImage * dst,
     CudaConvMemory dst_memory, const CudaConvChannelMap * map,
     CudaConvError * err);
+
+/* A whole frame on the GPU, any mix of memories, each plane as
+ * cudaconv_cuda_run_transfer (or cudaconv_cuda_run between two device
+ * frames) would make it; planes only copied or filled between two host
+ * frames are done by the CPU (nothing to gain from crossing PCIe).  Returns
+ * when dst holds the result, also after an error (nothing queued still
+ * uses the frames). */
+CudaConvStatus cudaconv_cuda_run_frame (CudaConvCuda * cuda,
+    const CudaConvFramePlan * plan, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvError * err);
 
 /* Test hook for fault-injection tests.  Arms a fault: the countdown-th
  * next device allocation (ALLOC) or kernel launch (LAUNCH), over every

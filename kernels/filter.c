@@ -12,7 +12,7 @@
  * exact form is chosen here: a rank-1 custom matrix becomes two 1-D passes,
  * a uniform one a box, identity settings IDENTITY. */
 
-#include "cudaconv.h"
+#include "plan.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -267,22 +267,6 @@ gaussian_taps (double *taps, int r, double sigma)
     taps[i] /= sum;
 }
 
-static int
-is_palindrome (const double *taps, int r)
-{
-  for (int i = 0; i < r; i++)
-    if (taps[i] != taps[2 * r - i])
-      return 0;
-  return 1;
-}
-
-static void
-mark_symmetry (CudaConvPlan * plan)
-{
-  plan->taps_symmetric = is_palindrome (plan->taps_x, plan->radius_x) &&
-      is_palindrome (plan->taps_y, plan->radius_y);
-}
-
 static CudaConvPlan *
 plan_gaussian (const CudaConvFilterDesc * desc, CudaConvOp op,
     CudaConvError * err)
@@ -295,7 +279,6 @@ plan_gaussian (const CudaConvFilterDesc * desc, CudaConvOp op,
   gaussian_taps (plan->taps_x, desc->radius_x, desc->sigma_x);
   gaussian_taps (plan->taps_y, desc->radius_y, desc->sigma_y);
   plan->amount = desc->amount;
-  mark_symmetry (plan);
   return plan;
 }
 
@@ -362,7 +345,6 @@ plan_custom (const CudaConvFilterDesc * desc, CudaConvError * err)
     for (int i = 0; i < side; i++)
       plan->taps_y[i] /= divisor;
     plan->offset = desc->offset;
-    mark_symmetry (plan);
     return plan;
   }
   cudaconv_plan_free (plan);

@@ -112,12 +112,6 @@ cc_consts_upload (CudaConvCuda * cuda, const float *host, size_t n,
 
 /* ------------------------------------------------------------- the object */
 
-int
-cudaconv_cuda_compiled (void)
-{
-  return 1;
-}
-
 /* Makes the instance's context current as the context rule says. */
 CudaConvStatus
 cc_enter (const CudaConvCuda * cuda, CudaConvError * err)

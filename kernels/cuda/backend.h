@@ -11,7 +11,7 @@
 #ifndef CUDACONV_CUDA_BACKEND_H
 #define CUDACONV_CUDA_BACKEND_H
 
-#include "cudaconv.h"
+#include "plan.h"
 
 #include <cuda_runtime.h>
 

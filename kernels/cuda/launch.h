@@ -14,7 +14,7 @@
 #ifndef CUDACONV_CUDA_LAUNCH_H
 #define CUDACONV_CUDA_LAUNCH_H
 
-#include "cudaconv.h"
+#include "plan.h"
 
 #include <cuda_runtime.h>
 

@@ -569,9 +569,6 @@ cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
         return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
             "channel %d has action %d: not filter (0), copy (1) or fill (2)",
             c, (int) map->action[c]);
-  if ((unsigned) plan->border > CUDACONV_BORDER_CONSTANT)
-    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-        "border %d is not a border mode", (int) plan->border);
   /* grid rows and int sample indices */
   if (src->height > 65535 || (long long) src->width * channels > (1 << 28))
     return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
@@ -581,16 +578,6 @@ cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
           src->data == dst->data && src->stride == dst->stride))
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
         "source and destination overlap");
-
-  if (((plan->op == CUDACONV_OP_SEPARABLE || plan->op == CUDACONV_OP_UNSHARP)
-          && (plan->taps_x == NULL || plan->taps_y == NULL)) ||
-      (plan->op == CUDACONV_OP_MASK && plan->mask == NULL) ||
-      plan->radius_x < 0 || plan->radius_y < 0 ||
-      plan->radius_x > CUDACONV_MAX_RADIUS ||
-      plan->radius_y > CUDACONV_MAX_RADIUS)
-    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-        "the plan is inconsistent (radius %d x %d, missing taps or mask): "
-        "build it with cudaconv_plan_new", plan->radius_x, plan->radius_y);
 
   switch (plan->op) {
     case CUDACONV_OP_IDENTITY:

@@ -14,7 +14,7 @@
 #ifndef CUDACONV_BENCH_H
 #define CUDACONV_BENCH_H
 
-#include "cudaconv.h"
+#include "plan.h"
 
 #include <cuda_runtime_api.h>
 #include <stddef.h>

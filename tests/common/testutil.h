@@ -15,7 +15,7 @@
 #ifndef CUDACONV_TESTUTIL_H
 #define CUDACONV_TESTUTIL_H
 
-#include "cudaconv.h"
+#include "plan.h"
 
 #include <stdint.h>
 #include <stdio.h>

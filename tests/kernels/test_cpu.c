@@ -788,7 +788,7 @@ static void
 test_errors (TuRng * rng)
 {
   CudaConvFilterDesc d;
-  CudaConvPlan *plan, bad_plan;
+  CudaConvPlan *plan;
   TuImage src, dst, other;
   CudaConvImage view;
   CudaConvChannelMap map;
@@ -925,26 +925,11 @@ test_errors (TuRng * rng)
   expect_error (RUN (plan, &src.view, &dst.view, &map), &err,
       CUDACONV_ERROR_INVALID, &dst, "channel 2", "bad channel action");
 
-  bad_plan = *plan;
-  bad_plan.op = (CudaConvOp) 42;
+  /* plans come only from cudaconv_plan_new (opaque to users), so the
+   * backend checks no plan's insides: only that there is one */
   memset (&err, 0, sizeof (err));
-  expect_error (RUN (&bad_plan, &src.view, &dst.view, NULL), &err,
-      CUDACONV_ERROR_INVALID, &dst, "42", "bad plan op");
-  bad_plan = *plan;
-  bad_plan.border = (CudaConvBorder) 9;
-  memset (&err, 0, sizeof (err));
-  expect_error (RUN (&bad_plan, &src.view, &dst.view, NULL), &err,
-      CUDACONV_ERROR_INVALID, &dst, "border 9", "bad plan border");
-  bad_plan = *plan;
-  bad_plan.taps_y = NULL;
-  memset (&err, 0, sizeof (err));
-  expect_error (RUN (&bad_plan, &src.view, &dst.view, NULL), &err,
-      CUDACONV_ERROR_INVALID, &dst, "taps", "plan without taps");
-  bad_plan = *plan;
-  bad_plan.radius_x = -1;
-  memset (&err, 0, sizeof (err));
-  expect_error (RUN (&bad_plan, &src.view, &dst.view, NULL), &err,
-      CUDACONV_ERROR_INVALID, &dst, "radius", "plan radius -1");
+  expect_error (RUN (NULL, &src.view, &dst.view, NULL), &err,
+      CUDACONV_ERROR_INVALID, &dst, "no plan", "no plan");
 #undef RUN
 
   /* the passes: f32 destination, radius, taps, border */
