@@ -214,6 +214,19 @@ plane_image (const CudaConvFramePlan * plan, int p,
   return CUDACONV_OK;
 }
 
+/* Plane p of both frames, checked. */
+static CudaConvStatus
+plane_images (const CudaConvFramePlan * plan, int p, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvImage * in, CudaConvImage * out,
+    CudaConvError * err)
+{
+  CudaConvStatus s = plane_image (plan, p, src, "source", in, err);
+
+  if (s != CUDACONV_OK)
+    return s;
+  return plane_image (plan, p, dst, "destination", out, err);
+}
+
 static CudaConvStatus
 check_frames (const CudaConvFramePlan * plan, const CudaConvFrame * src,
     const CudaConvFrame * dst, CudaConvError * err)
@@ -287,9 +300,7 @@ cudaconv_cpu_run_frame (const CudaConvFramePlan * plan,
     CudaConvImage in, out;
     CudaConvError inner = { 0, };
 
-    if ((s = plane_image (plan, p, src, "source", &in, err)) != CUDACONV_OK ||
-        (s = plane_image (plan, p, dst, "destination", &out, err)) !=
-        CUDACONV_OK)
+    if ((s = plane_images (plan, p, src, dst, &in, &out, err)) != CUDACONV_OK)
       return s;
     switch (plane->job) {
       case JOB_COPY:
@@ -329,9 +340,7 @@ cudaconv_cuda_run_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
     CudaConvImage in, out;
     CudaConvError inner = { 0, };
 
-    if ((s = plane_image (plan, p, src, "source", &in, err)) != CUDACONV_OK ||
-        (s = plane_image (plan, p, dst, "destination", &out, err)) !=
-        CUDACONV_OK)
+    if ((s = plane_images (plan, p, src, dst, &in, &out, err)) != CUDACONV_OK)
       break;
     /* between host frames a copy or a fill need not cross PCIe */
     if (on_host && plane->job == JOB_COPY) {
