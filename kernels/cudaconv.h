@@ -118,6 +118,9 @@ int cudaconv_image_max_value (const CudaConvImage * image);
  * enough, shift and max_value consistent with the type. */
 CudaConvStatus cudaconv_image_validate (const CudaConvImage * image,
     CudaConvError * err);
+/* Bytes of one row's samples: width * channels * sample size (the rest of
+ * the stride is padding). */
+size_t cudaconv_image_row_bytes (const CudaConvImage * image);
 
 /* What each interleaved channel of the output receives. */
 typedef enum

@@ -36,13 +36,6 @@
 #define STRIPE_ROWS_MIN 32
 #define STRIPE_BYTES_MIN (16 << 10)
 
-static size_t
-row_bytes (const CudaConvImage * image)
-{
-  return (size_t) image->width * image->channels *
-      cudaconv_sample_size (image->type);
-}
-
 /* Grows a pinned staging buffer or a device plane to bytes. */
 static CudaConvStatus
 grow_pinned (unsigned char **buf, size_t * have, size_t bytes,
@@ -134,7 +127,7 @@ upload (CudaConvCuda * cuda, const CudaConvImage * src,
     CudaConvMemory memory, CudaConvImage * dev, cudaStream_t stream,
     CudaConvError * err)
 {
-  size_t row = row_bytes (src);
+  size_t row = cudaconv_image_row_bytes (src);
   size_t pitch = (row + DEVICE_ROW_ALIGN - 1) & ~(size_t) (DEVICE_ROW_ALIGN -
       1);
   const void *from = src->data;
@@ -249,7 +242,7 @@ queue_stripe (CudaConvCuda * cuda, const CudaConvPlan * plan,
 {
   unsigned char *dev_in = cuda->dev_in + (size_t) s->a * pitch;
   unsigned char *dev_out = cuda->dev_out + s->out_offset;
-  size_t row = row_bytes (dst);
+  size_t row = cudaconv_image_row_bytes (dst);
   CudaConvImage in = *src, out = *dst;
   unsigned char *to;
   size_t to_stride;
@@ -288,7 +281,7 @@ run_striped (CudaConvCuda * cuda, const CudaConvPlan * plan,
     const CudaConvChannelMap * map, const Stripe * stripes, int n,
     size_t pitch, CudaConvError * err)
 {
-  size_t row = row_bytes (src);
+  size_t row = cudaconv_image_row_bytes (src);
   size_t frame = pitch * src->height;
   int src_pinned = cudaconv_cuda_host_is_pinned (src->data);
   int dst_pinned = cudaconv_cuda_host_is_pinned (dst->data);
@@ -368,7 +361,7 @@ cudaconv_cuda_run_transfer (CudaConvCuda * cuda, const CudaConvPlan * plan,
   if ((s = cc_enter (cuda, err)) != CUDACONV_OK)
     return s;
   stream = cuda->stream;
-  row = row_bytes (dst);
+  row = cudaconv_image_row_bytes (dst);
   pitch = (row + DEVICE_ROW_ALIGN - 1) & ~(size_t) (DEVICE_ROW_ALIGN - 1);
 
   if (src_memory == CUDACONV_MEMORY_HOST && dst_memory == CUDACONV_MEMORY_HOST

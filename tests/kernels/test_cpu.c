@@ -603,7 +603,7 @@ test_threads_identical (TuRng * rng)
     }
     for (int i = 1; i < 4; i++) {
       int same = 1;
-      size_t row = (size_t) width * channels * cudaconv_sample_size (fmt->type);
+      size_t row = cudaconv_image_row_bytes (&dst[0].view);
       for (int y = 0; y < height; y++)
         same &= memcmp (dst[0].alloc + y * dst[0].view.stride,
             dst[i].alloc + y * dst[i].view.stride, row) == 0;
