@@ -343,21 +343,6 @@ CudaConvStatus cudaconv_cuda_run_transfer (CudaConvCuda * cuda,
     CudaConvMemory dst_memory, const CudaConvChannelMap * map,
     CudaConvError * err);
 
-/* Test hook for fault-injection tests.  Arms a fault: the countdown-th
- * next device allocation (ALLOC) or kernel launch (LAUNCH), over every
- * instance of this copy of the library, fails once as if CUDA had refused
- * it (cudaErrorMemoryAllocation, cudaErrorLaunchOutOfResources).  NONE
- * disarms.  cudaconv_cuda_new also arms it from the environment,
- * CUDACONV_FAULT=alloc|launch[:countdown], for a copy inside a plugin. */
-typedef enum
-{
-  CUDACONV_FAULT_NONE = 0,
-  CUDACONV_FAULT_ALLOC,
-  CUDACONV_FAULT_LAUNCH
-} CudaConvFault;
-
-void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
-
 /* Pinned (page-locked, portable: usable from every context) host memory,
  * for buffer pools whose frames cross PCIe at full speed.  Allocate once
  * per pool, never per frame: pinning is slow.  NULL on failure, with err

@@ -12,6 +12,7 @@
 #define CUDACONV_CUDA_BACKEND_H
 
 #include "cudaconv.h"
+#include "cudaconv_testing.h"
 
 #include <cuda_runtime.h>
 
