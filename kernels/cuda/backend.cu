@@ -1,4 +1,4 @@
-/* gst-cudaconv: the GPU backend's object, its errors and fault hook
+/* gst-cudaconv: the GPU backend's instances, errors, fault hook and runs
  * Copyright (C) 2026 gst-cudaconv developers
  *
  * This library is free software; you can redistribute it and/or
