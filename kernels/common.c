@@ -72,7 +72,6 @@ cudaconv_image_row_bytes (const CudaConvImage * image)
 CudaConvStatus
 cudaconv_image_validate (const CudaConvImage * image, CudaConvError * err)
 {
-  size_t row_bytes;
   int type_max;
 
   if (image == NULL || image->data == NULL)
@@ -89,11 +88,10 @@ cudaconv_image_validate (const CudaConvImage * image, CudaConvError * err)
   if (image->channels < 1 || image->channels > CUDACONV_MAX_CHANNELS)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
         "%d channels: must be 1 to %d", image->channels, CUDACONV_MAX_CHANNELS);
-  row_bytes = cudaconv_image_row_bytes (image);
-  if (image->stride < row_bytes)
+  if (image->stride < cudaconv_image_row_bytes (image))
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
         "stride %zu is smaller than a row of %zu bytes", image->stride,
-        row_bytes);
+        cudaconv_image_row_bytes (image));
   type_max = type_max_value (image->type);
   if (image->type == CUDACONV_SAMPLE_F32) {
     if (image->max_value != 0 || image->shift != 0)

@@ -1,4 +1,5 @@
-/* gst-cudaconv: row bands of the CPU backend spread over threads
+/* gst-cudaconv: row bands spread over threads (the CPU backend, staging
+ * copies)
  * Copyright (C) 2026 gst-cudaconv developers
  *
  * This library is free software; you can redistribute it and/or
@@ -11,6 +12,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* A band smaller than this many samples is not worth a thread (starting
@@ -18,6 +20,10 @@
 #define MIN_SAMPLES_PER_BAND 8192
 /* more threads than this would only add overhead */
 #define MAX_BANDS 256
+/* a copy smaller than this goes on one thread; a larger one on at most
+ * this many, leaving half the processors to the rest of the pipeline */
+#define COPY_SPLIT_BYTES (1 << 20)
+#define COPY_THREADS_MAX 4
 
 typedef struct
 {
@@ -90,4 +96,41 @@ cpu_run_bands (int height, int n_bands, CpuBandFunc func, void *data)
     status = bands[b].status;
   free (bands);
   return status;
+}
+
+typedef struct
+{
+  unsigned char *dst;
+  size_t dst_stride;
+  const unsigned char *src;
+  size_t src_stride;
+  size_t row_bytes;
+} RowCopy;
+
+static CudaConvStatus
+copy_band (void *data, int y0, int y1)
+{
+  const RowCopy *c = data;
+
+  for (int y = y0; y < y1; y++)
+    memcpy (c->dst + y * c->dst_stride, c->src + y * c->src_stride,
+        c->row_bytes);
+  return CUDACONV_OK;
+}
+
+void
+cpu_copy_rows (void *dst, size_t dst_stride, const void *src,
+    size_t src_stride, size_t row_bytes, int height)
+{
+  RowCopy copy = { dst, dst_stride, src, src_stride, row_bytes };
+  long online = sysconf (_SC_NPROCESSORS_ONLN);
+  int n = online / 2 < COPY_THREADS_MAX ? (int) (online / 2) :
+      COPY_THREADS_MAX;
+
+  if (row_bytes * height < COPY_SPLIT_BYTES || n < 2)
+    n = 1;
+  /* at least one row per band */
+  if (n > height)
+    n = height;
+  cpu_run_bands (height, n, copy_band, &copy);
 }

@@ -1,4 +1,5 @@
-/* gst-cudaconv: row bands of the CPU backend spread over threads
+/* gst-cudaconv: row bands spread over threads (the CPU backend, staging
+ * copies)
  * Copyright (C) 2026 gst-cudaconv developers
  *
  * This library is free software; you can redistribute it and/or
@@ -13,6 +14,10 @@
 #include "cudaconv.h"
 
 #include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Computes output rows [y0, y1) of one band; CUDACONV_OK or
  * CUDACONV_ERROR_NO_MEMORY. */
@@ -29,5 +34,15 @@ int cpu_band_count (int requested, int height, size_t samples_per_row);
  * runs on the caller's thread. */
 CudaConvStatus cpu_run_bands (int height, int n_bands, CpuBandFunc func,
     void *data);
+
+/* Copies height rows of row_bytes bytes between strided buffers.  One
+ * thread copies about 5 GB/s, well below PCIe, so the GPU backend's
+ * staging copies of 1 MiB and more are split over a few threads. */
+void cpu_copy_rows (void *dst, size_t dst_stride, const void *src,
+    size_t src_stride, size_t row_bytes, int height);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* CUDACONV_CPU_THREADS_H */

@@ -11,6 +11,7 @@
  * so, and callers fall back to the CPU backend. */
 
 #include "cudaconv.h"
+#include "cudaconv_testing.h"
 
 #define NOT_BUILT "this build of gst-cudaconv has no GPU backend " \
   "(configured without CUDA: nvcc not found or -Dcuda=disabled)"

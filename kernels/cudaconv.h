@@ -124,8 +124,8 @@ int cudaconv_image_max_value (const CudaConvImage * image);
  * enough, shift and max_value consistent with the type. */
 CudaConvStatus cudaconv_image_validate (const CudaConvImage * image,
     CudaConvError * err);
-
-/* Bytes of one row's samples: width * channels * sample size. */
+/* Bytes of one row's samples: width * channels * sample size (the rest of
+ * the stride is padding). */
 size_t cudaconv_image_row_bytes (const CudaConvImage * image);
 
 /* Where an image's data lives. */
@@ -383,21 +383,6 @@ CudaConvStatus cudaconv_cuda_run_transfer (CudaConvCuda * cuda,
 CudaConvStatus cudaconv_cuda_run_frame (CudaConvCuda * cuda,
     const CudaConvFramePlan * plan, const CudaConvFrame * src,
     const CudaConvFrame * dst, CudaConvError * err);
-
-/* Test hook for fault-injection tests.  Arms a fault: the countdown-th
- * next device allocation (ALLOC) or kernel launch (LAUNCH), over every
- * instance of this copy of the library, fails once as if CUDA had refused
- * it (cudaErrorMemoryAllocation, cudaErrorLaunchOutOfResources).  NONE
- * disarms.  cudaconv_cuda_new also arms it from the environment,
- * CUDACONV_FAULT=alloc|launch[:countdown], for a copy inside a plugin. */
-typedef enum
-{
-  CUDACONV_FAULT_NONE = 0,
-  CUDACONV_FAULT_ALLOC,
-  CUDACONV_FAULT_LAUNCH
-} CudaConvFault;
-
-void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
 
 /* Pinned (page-locked, portable: usable from every context) host memory,
  * for buffer pools whose frames cross PCIe at full speed.  Allocate once

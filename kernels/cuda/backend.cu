@@ -1,4 +1,4 @@
-/* gst-cudaconv: the GPU backend's object, errors and host-memory path
+/* gst-cudaconv: the GPU backend's instances, errors, fault hook and runs
  * Copyright (C) 2026 gst-cudaconv developers
  *
  * This library is free software; you can redistribute it and/or
@@ -51,32 +51,7 @@ cc_cuda_error (CudaConvError * err, cudaError_t e, const char *call)
       cudaGetErrorName (e), cudaGetErrorString (e));
 }
 
-/* --------------------------------------------------------- device buffers */
-
-CudaConvStatus
-cc_buffer_acquire (CcDeviceBuffer * buf, size_t bytes, cudaStream_t stream,
-    CudaConvError * err)
-{
-  if (bytes > buf->bytes) {
-    /* cudaFree waits for the device, so no kernel still reads the old one */
-    if (buf->data != NULL)
-      CC_TRY (cudaFree (buf->data));
-    buf->data = NULL;
-    buf->bytes = 0;
-    CC_TRY (cc_malloc (&buf->data, bytes));
-    buf->bytes = bytes;
-  }
-  CC_TRY (cudaStreamWaitEvent (stream, buf->last_use, 0));
-  return CUDACONV_OK;
-}
-
-CudaConvStatus
-cc_buffer_release (CcDeviceBuffer * buf, cudaStream_t stream,
-    CudaConvError * err)
-{
-  CC_TRY (cudaEventRecord (buf->last_use, stream));
-  return CUDACONV_OK;
-}
+/* ------------------------------------------------------ uploaded constants */
 
 CudaConvStatus
 cc_consts_upload (CudaConvCuda * cuda, const float *host, size_t n,
@@ -229,6 +204,8 @@ cudaconv_cuda_new (int device_id, CudaConvError * err)
     cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY, "out of memory");
     return NULL;
   }
+  cuda->pinned_in.pinned = 1;
+  cuda->pinned_out.pinned = 1;
   if (select_device (device_id, &cuda->device, err) != CUDACONV_OK)
     goto failed;
   cuda->set_device = device_id >= 0;
@@ -255,15 +232,6 @@ cudaconv_cuda_new (int device_id, CudaConvError * err)
 failed:
   cudaconv_cuda_free (cuda);
   return NULL;
-}
-
-static void
-buffer_free (CcDeviceBuffer * buf)
-{
-  if (buf->data != NULL)
-    cudaFree (buf->data);
-  if (buf->last_use != NULL)
-    cudaEventDestroy (buf->last_use);
 }
 
 void
@@ -295,17 +263,13 @@ cudaconv_cuda_free (CudaConvCuda * cuda)
     if (cuda->downloaded[k] != NULL)
       cudaEventDestroy (cuda->downloaded[k]);
   }
-  buffer_free (&cuda->scratch);
-  buffer_free (&cuda->consts);
+  cc_buffer_free (&cuda->scratch);
+  cc_buffer_free (&cuda->consts);
   free (cuda->consts_host);
-  if (cuda->pinned_in != NULL)
-    cudaFreeHost (cuda->pinned_in);
-  if (cuda->pinned_out != NULL)
-    cudaFreeHost (cuda->pinned_out);
-  if (cuda->dev_in != NULL)
-    cudaFree (cuda->dev_in);
-  if (cuda->dev_out != NULL)
-    cudaFree (cuda->dev_out);
+  cc_buffer_free (&cuda->pinned_in);
+  cc_buffer_free (&cuda->pinned_out);
+  cc_buffer_free (&cuda->dev_in);
+  cc_buffer_free (&cuda->dev_out);
   free (cuda);
 }
 

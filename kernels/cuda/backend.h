@@ -1,5 +1,4 @@
-/* gst-cudaconv: the GPU backend's object, shared by backend.cu and
- * schedule.cu
+/* gst-cudaconv: the GPU backend's object and what its files share
  * Copyright (C) 2026 gst-cudaconv developers
  *
  * This library is free software; you can redistribute it and/or
@@ -12,22 +11,26 @@
 #define CUDACONV_CUDA_BACKEND_H
 
 #include "plan.h"
+#include "cudaconv_testing.h"
 
 #include <cuda_runtime.h>
 
-/* Per-instance device memory is reused across runs, possibly on different
- * streams: every user waits (on the GPU) for the event recorded after the
- * previous user, and records it again after its own work, so uses are
- * ordered whichever streams they run on. */
-/* the most stripes a host -> host frame is cut into (transfer.cu) */
+/* the most stripes a host -> host frame is cut into (stripes.cu) */
 #define CC_STRIPES_MAX 16
 
+/* Per-instance memory, grown when a larger frame comes and reused across
+ * runs (buffer.cu).  scratch and consts serve runs queued on any stream:
+ * every user waits (on the GPU) for last_use, recorded after the previous
+ * user, and records it again after its own work, so uses are ordered
+ * whichever streams they run on.  The transfer buffers need no event: the
+ * runs that use them wait for their work before returning. */
 typedef struct
 {
   void *data;
   size_t bytes;
-  cudaEvent_t last_use;
-} CcDeviceBuffer;
+  int pinned;                   /* page-locked host memory, not device */
+  cudaEvent_t last_use;         /* NULL for the transfer buffers */
+} CcBuffer;
 
 struct CudaConvCuda
 {
@@ -39,23 +42,19 @@ struct CudaConvCuda
   size_t smem_optin;            /* the most a kernel may opt in to */
   cudaStream_t stream;          /* the backend's own stream */
 
-  CcDeviceBuffer scratch;       /* f32 rows of the two-pass path, box sums */
-  CcDeviceBuffer consts;        /* taps and masks too large for parameters */
+  CcBuffer scratch;             /* f32 rows of the two-pass path, box sums */
+  CcBuffer consts;              /* taps and masks too large for parameters */
   float *consts_host;           /* what consts holds (to skip re-uploads) */
   size_t consts_count;
 
-  /* cudaconv_cuda_run_transfer (transfer.cu): pinned staging and device
-   * planes, grown when a larger frame comes */
-  unsigned char *pinned_in;
-  size_t pinned_in_bytes;
-  unsigned char *pinned_out;
-  size_t pinned_out_bytes;
-  unsigned char *dev_in;
-  size_t dev_in_bytes;
-  unsigned char *dev_out;
-  size_t dev_out_bytes;
+  /* cudaconv_cuda_run_transfer (transfer.cu, stripes.cu): pinned staging
+   * of pageable frames, device copies of host frames */
+  CcBuffer pinned_in;
+  CcBuffer pinned_out;
+  CcBuffer dev_in;
+  CcBuffer dev_out;
 
-  /* striped host -> host runs (transfer.cu): uploads and downloads on
+  /* striped host -> host runs (stripes.cu): uploads and downloads on
    * streams of their own, one event per stripe and step, made once */
   cudaStream_t up_stream;
   cudaStream_t down_stream;
@@ -74,12 +73,17 @@ extern "C" {
 CudaConvStatus cc_cuda_error (CudaConvError * err, cudaError_t e,
     const char *call);
 
+/* At least bytes of buf; a grown buffer's old contents are gone. */
+CudaConvStatus cc_buffer_grow (CcBuffer * buf, size_t bytes,
+    CudaConvError * err);
 /* At least bytes of buf, ordered after its previous use on stream. */
-CudaConvStatus cc_buffer_acquire (CcDeviceBuffer * buf, size_t bytes,
+CudaConvStatus cc_buffer_acquire (CcBuffer * buf, size_t bytes,
     cudaStream_t stream, CudaConvError * err);
 /* Marks the end of the work on stream that uses buf. */
-CudaConvStatus cc_buffer_release (CcDeviceBuffer * buf, cudaStream_t stream,
+CudaConvStatus cc_buffer_release (CcBuffer * buf, cudaStream_t stream,
     CudaConvError * err);
+/* Frees buf's memory and event (teardown: errors are dropped). */
+void cc_buffer_free (CcBuffer * buf);
 
 /* Device copy of host[0 .. n), in cuda->consts (acquired: release it
  * after the launches that read it). */
@@ -104,6 +108,18 @@ CudaConvStatus cc_schedule_run (CudaConvCuda * cuda,
     const CudaConvPlan * plan, const CudaConvImage * src,
     const CudaConvImage * dst, const CudaConvChannelMap * map,
     cudaStream_t stream, CudaConvError * err);
+
+/* The striped host -> host path (stripes.cu).  How many stripes a frame of
+ * height rows of row bytes is cut into: 0 when it goes better whole. */
+int cc_stripe_count (const CudaConvPlan * plan, int height, size_t row);
+/* Filters src into dst, both in host memory, in n stripes (n from
+ * cc_stripe_count), through device copies whose rows are pitch bytes
+ * apart; returns when dst holds the result or a call failed (the caller
+ * then waits for the streams). */
+CudaConvStatus cc_run_striped (CudaConvCuda * cuda,
+    const CudaConvPlan * plan, const CudaConvImage * src,
+    const CudaConvImage * dst, const CudaConvChannelMap * map, int n,
+    size_t pitch, CudaConvError * err);
 
 #ifdef __cplusplus
 }

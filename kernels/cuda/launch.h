@@ -151,15 +151,16 @@ typedef struct
   float mask[CC_MASK_PARAM_TAPS];       /* column-major, fixed radius */
 } CcMaskParams;
 
-/* Identity: copies with channel map (copy.cu). */
+/* Identity with FILL channels (copy.cu): samples copied, fills set. */
 typedef struct
 {
   CcPlane plane;
   CcOutput out;
 } CcCopyParams;
 
-/* Geometry each kernel file exports so the planner can size grids and
- * shared memory without knowing the kernels' insides. */
+/* Geometry the tiled kernels (fused and tiled separable, masks, stencils)
+ * export so the planner can size grids and shared memory without knowing
+ * their insides. */
 typedef struct
 {
   int tile_w;                   /* output pixels per block along x */
@@ -175,8 +176,9 @@ extern "C" {
 CcLaunchShape cc_separable_fused_shape (int channels, int rx);
 cudaError_t cc_separable_fused_launch (const CcSepParams * p,
     CudaConvSampleType type, int channels, cudaStream_t stream);
-/* The tiled kernel for radius 1 .. CC_TILE_MAX_RADIUS on both axes (the
- * taps of a shorter axis padded with zeros to 2 radius + 1). */
+/* The tiled kernel for radius 1 .. CC_TILE_MAX_RADIUS and its large radii
+ * on both axes (the taps of a shorter axis padded with zeros to 2 radius +
+ * 1). */
 cudaError_t cc_separable_tile_shape (CudaConvSampleType type, int channels,
     int radius, CcLaunchShape * shape);
 /* skip: a channel of 8-bit four-channel planes (0 or 3) that the channel

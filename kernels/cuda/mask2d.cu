@@ -17,7 +17,7 @@
 
 #include "conv.cuh"
 #include "dispatch.cuh"
-#include "tile.cuh"
+#include "float_tile.cuh"
 
 namespace cc
 {

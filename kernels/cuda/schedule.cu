@@ -59,18 +59,14 @@ alignment_of (const void *data, size_t stride)
   return align;
 }
 
-static size_t
-row_bytes (const CudaConvImage * im)
-{
-  return (size_t) im->width * im->channels * cudaconv_sample_size (im->type);
-}
-
 static int
 overlap (const CudaConvImage * a, const CudaConvImage * b)
 {
   uintptr_t a0 = (uintptr_t) a->data, b0 = (uintptr_t) b->data;
-  uintptr_t a1 = a0 + a->stride * (a->height - 1) + row_bytes (a);
-  uintptr_t b1 = b0 + b->stride * (b->height - 1) + row_bytes (b);
+  uintptr_t a1 = a0 + a->stride * (a->height - 1) +
+      cudaconv_image_row_bytes (a);
+  uintptr_t b1 = b0 + b->stride * (b->height - 1) +
+      cudaconv_image_row_bytes (b);
 
   return a0 < b1 && b0 < a1;
 }
@@ -549,7 +545,8 @@ run_identity (const CudaConvImage * src, const CudaConvImage * dst,
   if (same)
     return CUDACONV_OK;
   CC_TRY (cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride,
-          row_bytes (src), src->height, cudaMemcpyDeviceToDevice, stream));
+          cudaconv_image_row_bytes (src), src->height,
+          cudaMemcpyDeviceToDevice, stream));
   return CUDACONV_OK;
 }
 

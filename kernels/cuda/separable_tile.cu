@@ -11,7 +11,7 @@
  * to CC_TILE_MAX_RADIUS, and for 8- and 16-bit planes of 1, 2 or 4
  * channels the larger radii of cc_tile_large_radius (the planner pads
  * taps with zeros up to the next one).  A block makes a tile of TW x TH
- * output pixels in three steps (fill.cuh has the geometry):
+ * output pixels in three steps (raw_tile.cuh has the geometry):
  *   1. fill: the raw input rows and columns the tile needs (its halo
  *      included, through the border), 16-byte copies into shared memory;
  *   2. vertical pass: each thread correlates VR rows of one 4-sample
@@ -21,13 +21,14 @@
  *      output where the pixel size allows) from a window over one float
  *      row, and stores it through the channel map.
  * The frame is read once from DRAM (halos come from L2) and written once;
- * every tap is a compile-time operand.  For 8-bit RGBA-like frames whose
- * alpha (or padding) channel is copied, a variant skips that channel's
- * arithmetic (SKIP). */
+ * the taps are kernel parameters read at compile-time offsets.  For 8-bit
+ * four-channel planes whose channel 0 or 3 (alpha or padding) the map
+ * copies or fills instead of filtering, a variant leaves that channel's
+ * arithmetic out (SKIP). */
 
 #include "conv.cuh"
 #include "dispatch.cuh"
-#include "fill.cuh"
+#include "raw_tile.cuh"
 
 namespace cc
 {

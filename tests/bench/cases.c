@@ -247,7 +247,7 @@ add_plane (BenchFrame * frame, int width, int height, int channels,
   p->view.height = height;
   p->view.channels = channels;
   p->view.type = type;
-  p->row_bytes = cudaconv_sample_size (type) * width * channels;
+  p->row_bytes = cudaconv_image_row_bytes (&p->view);
   p->view.stride = align_up (p->row_bytes, BENCH_ROW_ALIGN);
   p->offset = frame->alloc_bytes;
   frame->alloc_bytes += p->view.stride * (size_t) height;

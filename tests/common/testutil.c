@@ -68,12 +68,6 @@ tu_rng_double (TuRng * rng)
   return (tu_rng_next (rng) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static size_t
-row_bytes (const CudaConvImage * v)
-{
-  return (size_t) v->width * v->channels * cudaconv_sample_size (v->type);
-}
-
 void
 tu_image_alloc (TuImage * image, int width, int height, int channels,
     CudaConvSampleType type, int max_value, int shift, size_t pad_bytes)
@@ -89,7 +83,7 @@ tu_image_alloc (TuImage * image, int width, int height, int channels,
   image->view.shift = shift;
   /* keep rows aligned to the sample size: the library may assume it */
   pad_bytes = (pad_bytes + sample - 1) / sample * sample;
-  image->view.stride = row_bytes (&image->view) + pad_bytes;
+  image->view.stride = cudaconv_image_row_bytes (&image->view) + pad_bytes;
   image->bytes = image->view.stride * (size_t) height;
   image->alloc = malloc (image->bytes);
   image->shadow = malloc (image->bytes);
@@ -142,7 +136,7 @@ int
 tu_image_padding_intact (const TuImage * image, const char *what)
 {
   const CudaConvImage *v = &image->view;
-  size_t used = row_bytes (v);
+  size_t used = cudaconv_image_row_bytes (v);
 
   for (int y = 0; y < v->height; y++) {
     size_t row = (size_t) y * v->stride;

@@ -23,6 +23,7 @@
  * Exits 77 (skipped) when no GPU is usable. */
 
 #include "cudaconv.h"
+#include "cudaconv_testing.h"
 #include "testutil.h"
 
 #include <cuda_runtime.h>

@@ -13,9 +13,10 @@
  * counts and channel maps: cudaconv_cpu_run() against naive_filter().
  * Integer outputs may be 1 LSB off (float against double near .5: counted
  * and printed), f32 outputs 1e-5 relative.  Then: thread counts give
- * identical bytes, channel maps, large box radii, the 1-D passes, and the
- * errors. */
+ * identical bytes, channel maps, large box radii, the 1-D passes, the
+ * errors, and the GPU backend's staging copies. */
 
+#include "cpu_threads.h"
 #include "naive.h"
 #include "testutil.h"
 
@@ -603,7 +604,7 @@ test_threads_identical (TuRng * rng)
     }
     for (int i = 1; i < 4; i++) {
       int same = 1;
-      size_t row = (size_t) width * channels * cudaconv_sample_size (fmt->type);
+      size_t row = cudaconv_image_row_bytes (&dst[0].view);
       for (int y = 0; y < height; y++)
         same &= memcmp (dst[0].alloc + y * dst[0].view.stride,
             dst[i].alloc + y * dst[i].view.stride, row) == 0;
@@ -627,6 +628,50 @@ test_threads_identical (TuRng * rng)
     tu_image_free (&want);
     cudaconv_plan_free (plan);
     filter_clear (&tf);
+  }
+}
+
+/* ------------------------------------------------ staging row copies */
+
+/* cpu_copy_rows, which the GPU backend stages frames with: every row,
+ * nothing between rows, on one thread or (1 MiB and more) several. */
+static void
+test_copy_rows (TuRng * rng)
+{
+  static const struct
+  {
+    size_t row;
+    int height;
+  } sizes[] = { {1, 1}, {37, 5}, {4096, 255}, {4096, 256}, {3 << 20, 1},
+  {7680, 1081}
+  };
+
+  for (size_t i = 0; i < sizeof (sizes) / sizeof (sizes[0]); i++) {
+    size_t row = sizes[i].row;
+    int height = sizes[i].height;
+    size_t src_stride = row + tu_rng_int (rng, 0, 70);
+    size_t dst_stride = row + tu_rng_int (rng, 0, 70);
+    unsigned char *src = malloc (src_stride * height);
+    unsigned char *dst = malloc (dst_stride * height);
+    unsigned seed = (unsigned) tu_rng_int (rng, 0, 1 << 30);
+    int rows_ok = 1, pad_ok = 1;
+
+    for (size_t b = 0; b < src_stride * height; b++)
+      src[b] = (unsigned char) ((b * 131 + seed) >> 3);
+    memset (dst, 0xa5, dst_stride * height);
+    cpu_copy_rows (dst, dst_stride, src, src_stride, row, height);
+    for (int y = 0; y < height; y++) {
+      rows_ok &= memcmp (dst + y * dst_stride, src + y * src_stride,
+          row) == 0;
+      for (size_t b = row; b < dst_stride; b++)
+        pad_ok &= dst[y * dst_stride + b] == 0xa5;
+    }
+    expect (rows_ok, "copy of %d rows of %zu bytes: rows differ", height,
+        row);
+    expect (pad_ok, "copy of %d rows of %zu bytes: padding written", height,
+        row);
+    free (src);
+    free (dst);
   }
 }
 
@@ -981,5 +1026,6 @@ main (void)
   test_large_radii (&rng);
   test_passes (&rng);
   test_errors (&rng);
+  test_copy_rows (&rng);
   return tu_finish (&tally, NAME);
 }

@@ -1,4 +1,4 @@
-/* gst-cudaconv: input tiles in shared memory
+/* gst-cudaconv: raw-sample input tiles in shared memory, by cp.async
  * Copyright (C) 2026 gst-cudaconv developers
  *
  * This library is free software; you can redistribute it and/or
@@ -15,8 +15,8 @@
  * shared-memory traffic is one of what limits these kernels; several
  * blocks per SM overlap one's copies with another's arithmetic. */
 
-#ifndef CUDACONV_CUDA_FILL_CUH
-#define CUDACONV_CUDA_FILL_CUH
+#ifndef CUDACONV_CUDA_RAW_TILE_CUH
+#define CUDACONV_CUDA_RAW_TILE_CUH
 
 #include "sample.cuh"
 
@@ -225,4 +225,4 @@ tile_input (unsigned char *raw, const CcPlane & pl, int border, int *x0,
 
 }                               /* namespace cc */
 
-#endif /* CUDACONV_CUDA_FILL_CUH */
+#endif /* CUDACONV_CUDA_RAW_TILE_CUH */

@@ -1,4 +1,4 @@
-/* gst-cudaconv: input tiles in shared memory for the 2-D kernels
+/* gst-cudaconv: input tiles as floats in shared memory, for the masks
  * Copyright (C) 2026 gst-cudaconv developers
  *
  * This library is free software; you can redistribute it and/or
@@ -7,8 +7,12 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-#ifndef CUDACONV_CUDA_TILE_CUH
-#define CUDACONV_CUDA_TILE_CUH
+/* The mask kernels (mask2d.cu) load each chunk of their input converted
+ * to floats, rows starting on 4-sample boundaries, and write one output
+ * column per thread. */
+
+#ifndef CUDACONV_CUDA_FLOAT_TILE_CUH
+#define CUDACONV_CUDA_FLOAT_TILE_CUH
 
 #include "sample.cuh"
 
@@ -86,4 +90,4 @@ finish_column (const CcPlane & pl, const CcOutput & o, int x, int y0,
 
 }                               /* namespace cc */
 
-#endif /* CUDACONV_CUDA_TILE_CUH */
+#endif /* CUDACONV_CUDA_FLOAT_TILE_CUH */

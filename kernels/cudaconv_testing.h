@@ -1,0 +1,38 @@
+/* gst-cudaconv: test hooks of the convolution library
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* For the library's own tests only: not installed, not part of the API in
+ * cudaconv.h, free to change. */
+
+#ifndef CUDACONV_TESTING_H
+#define CUDACONV_TESTING_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fault injection.  Arms a fault: the countdown-th next device allocation
+ * (ALLOC) or kernel launch (LAUNCH), over every instance of this copy of
+ * the library, fails once as if CUDA had refused it
+ * (cudaErrorMemoryAllocation, cudaErrorLaunchOutOfResources).  NONE
+ * disarms.  cudaconv_cuda_new also arms it from the environment,
+ * CUDACONV_FAULT=alloc|launch[:countdown], for a copy inside a plugin. */
+typedef enum
+{
+  CUDACONV_FAULT_NONE = 0,
+  CUDACONV_FAULT_ALLOC,
+  CUDACONV_FAULT_LAUNCH
+} CudaConvFault;
+
+void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUDACONV_TESTING_H */
