@@ -21,6 +21,9 @@
 # The other scripts in pipelines/ show one use each (see their headers).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# the demo's elements are all in base and good: skip the test suite's
+# packages, most of a fresh machine's download
+export SETUP_PACKAGES=${SETUP_PACKAGES:-build}
 # shellcheck source=common.sh
 . "$here/common.sh"
 

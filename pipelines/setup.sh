@@ -15,7 +15,9 @@
 #     configured before the toolkit was installed (or removed) is
 #     reconfigured to match, so it gains (or drops) the GPU backend
 #
-# Environment: BUILD_DIR (default build), SETUP_TARGETS (the Ninja targets
+# Environment: BUILD_DIR (default build), SETUP_PACKAGES (all, the
+# default, or build: only what building and pipelines/demo.sh need),
+# SETUP_TARGETS (the Ninja targets
 # to build; empty, the default, builds everything: the pipeline scripts ask
 # for the plugin alone, the test suite for everything), MESON_OPTIONS
 # (extra options for
@@ -27,26 +29,33 @@ set -euo pipefail
 CUDACONV_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD_DIR=${BUILD_DIR:-$CUDACONV_ROOT/build}
 
-# build tools, GStreamer development files, and the stock elements the
-# pipelines and tests use (videotestsrc, videoconvert, pngenc, x264enc,
-# decoders, nvcodec's cudaupload/cudadownload; textoverlay and the X video
-# sinks of gstreamer1.0-x), and GObject introspection for
-# pipelines/embed/embed.py (Gst, GstController; GstApp, GstVideo), and
-# valgrind for the test suite's memcheck run of a CPU pipeline
-# (g++: nvcc compiles host code with it; without it Meson finds no
-# working CUDA compiler and, with -Dcuda=auto, quietly builds CPU-only)
+# What building and the demo need: build tools (g++: nvcc compiles host
+# code with it; without it Meson finds no working CUDA compiler and, with
+# -Dcuda=auto, quietly builds CPU-only), GStreamer's development files, and
+# the stock elements of base and good (videoconvert, compositor,
+# textoverlay, rawvideoparse, pngdec/pngenc, imagefreeze).
 packages=(
   meson ninja-build pkg-config gcc g++
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-  gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
-  gstreamer1.0-x
-  python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
-  valgrind
 )
+# What the test suite and the other pipelines add: decoders and encoders
+# (x264enc, avdec_h264), nvcodec's cudaupload/cudadownload, the X video
+# sinks, GObject introspection for pipelines/embed/embed.py (Gst,
+# GstController; GstApp, GstVideo), and valgrind for the memcheck run of a
+# CPU pipeline.  SETUP_PACKAGES=build (the demo's choice) leaves them out:
+# they are most of the download.
+if [[ ${SETUP_PACKAGES:-all} != build ]]; then
+  packages+=(
+    gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
+    gstreamer1.0-x
+    python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
+    valgrind
+  )
+fi
 
-missing=()
+missing=() reconfigure=
 for p in "${packages[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
   [[ $status == "install ok installed" ]] || missing+=("$p")
@@ -64,6 +73,9 @@ if ((${#missing[@]})); then
   "${sudo[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq \
     --no-install-recommends "${missing[@]}" >/dev/null
+  # a build configured before (by the demo, with fewer packages) has to
+  # look again for what just arrived (valgrind, gstreamer-app...)
+  reconfigure=1
 fi
 
 if ! command -v nvcc >/dev/null && [[ -x /usr/local/cuda/bin/nvcc ]]; then
@@ -114,9 +126,11 @@ print(next((o["value"] for o in json.load(sys.stdin)
       "backend takes a while; MESON_OPTIONS=-Dcuda=disabled skips it)"
     meson setup --reconfigure "$BUILD_DIR" "$CUDACONV_ROOT" \
       -Dcuda="$cuda_wanted"
+  elif [[ -n $reconfigure ]]; then
+    meson setup --reconfigure "$BUILD_DIR" "$CUDACONV_ROOT" >/dev/null
   fi
 fi
-unset meson_options cuda_wanted cuda_option cuda_now i
+unset meson_options cuda_wanted cuda_option cuda_now i reconfigure
 # shellcheck disable=SC2086  # SETUP_TARGETS is a list of targets
 ninja -C "$BUILD_DIR" ${SETUP_TARGETS:-}
 
