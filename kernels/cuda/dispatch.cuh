@@ -49,6 +49,19 @@ dispatch_type_channels (CudaConvSampleType type, int channels, const F & f)
   return cudaErrorInvalidValue;
 }
 
+/* Calls f (std::integral_constant<int, N> ()) with the N of the list that
+ * equals value (a radius, a size): a run-time value to a template
+ * argument; cudaErrorInvalidValue when none does. */
+template <int... N, class F> cudaError_t
+dispatch_value (int value, const F & f)
+{
+  cudaError_t result = cudaErrorInvalidValue;
+
+  (void) ((value == N ? (result = f (std::integral_constant<int, N> ()),
+              true) : false) || ...);
+  return result;
+}
+
 /* Calls f (std::integral_constant<int, SKIP> ()) with the channel whose
  * arithmetic a kernel may leave out: skip (0 or 3) for 8-bit four-channel
  * planes, the only ones with such variants, else -1. */

@@ -64,7 +64,8 @@ typedef struct
   unsigned int fill_raw[CUDACONV_MAX_CHANNELS];
 } CcOutput;
 
-/* Separable / unsharp kernels (separable_tile.cu, separable.cu). */
+/* What every kernel with a footprint reads first: the plane, what each
+ * output channel gets, the border rule and the footprint's radii. */
 typedef struct
 {
   CcPlane plane;
@@ -72,6 +73,12 @@ typedef struct
   int border;
   int rx;
   int ry;
+} CcWindow;
+
+/* Separable / unsharp kernels (separable_tile.cu, separable.cu). */
+typedef struct
+{
+  CcWindow w;
   int ntx;                      /* taps_x entries used, padded */
   int nty;
   int unsharp;                  /* out = in + amount (in - sep) */
@@ -136,11 +143,7 @@ typedef struct
 /* 2-D mask and 3x3 stencils (mask2d.cu, stencil3x3.cu). */
 typedef struct
 {
-  CcPlane plane;
-  CcOutput out;
-  int border;
-  int rx;
-  int ry;
+  CcWindow w;
   float offset;
   float gain;                   /* stencils */
   int laplacian;                /* stencils: 1 Laplacian, 0 Sobel */

@@ -45,9 +45,9 @@ mask2d (const __grid_constant__ CcMaskParams p)
 {
   using G = MaskGeom<C>;
   extern __shared__ __align__ (16) float tile[];
-  const CcPlane & pl = p.plane;
-  const int rx = R > 0 ? R : p.rx;
-  const int ry = R > 0 ? R : p.ry;
+  const CcPlane & pl = p.w.plane;
+  const int rx = R > 0 ? R : p.w.rx;
+  const int ry = R > 0 ? R : p.w.ry;
   const int x0 = blockIdx.x * G::TW;
   const int y0 = blockIdx.y * G::TH;
   const int lx = threadIdx.x % G::TW;
@@ -58,7 +58,7 @@ mask2d (const __grid_constant__ CcMaskParams p)
   if constexpr (R > 0) {
     constexpr int N = 2 * R + 1;
     const TileSpan span = mask_span<C> (x0, R, 0, N);
-    tile_load<T, C> (tile, pl, p.border, p.out.shift, span, y0 - R,
+    tile_load<T, C> (tile, pl, p.w.border, p.w.out.shift, span, y0 - R,
         G::TH + N - 1);
     __syncthreads ();
     const float *col = tile + rb * span.width * C + (span.off + lx) * C;
@@ -80,7 +80,7 @@ mask2d (const __grid_constant__ CcMaskParams p)
         const int nx = min (p.chunk_x, nx_all - cx0);
         const TileSpan span = mask_span<C> (x0, rx, cx0, nx);
         __syncthreads ();       /* the previous chunk is consumed */
-        tile_load<T, C> (tile, pl, p.border, p.out.shift, span,
+        tile_load<T, C> (tile, pl, p.w.border, p.w.out.shift, span,
             y0 - ry + cy0, G::TH + ny - 1);
         __syncthreads ();
         const float *col = tile + rb * span.width * C + (span.off + lx) * C;
@@ -101,7 +101,7 @@ mask2d (const __grid_constant__ CcMaskParams p)
 #pragma unroll
     for (int c = 0; c < C; c++)
       acc[j][c] += p.offset;
-  finish_column<T, C, G::VR> (pl, p.out, x0 + lx, y0 + rb, acc);
+  finish_column<T, C, G::VR> (pl, p.w.out, x0 + lx, y0 + rb, acc);
 }
 
 template <int C> CcLaunchShape
@@ -136,7 +136,7 @@ struct MaskLaunch
     const int n = 2 * R + 1;
     CcLaunchShape s = R > 0 ? mask_shape<C> (n, n) :
         mask_shape<C> (p->chunk_x, p->chunk_y);
-    dim3 grid (div_up (p->plane.width, G::TW), div_up (p->plane.height,
+    dim3 grid (div_up (p->w.plane.width, G::TW), div_up (p->w.plane.height,
             G::TH));
     mask2d<T, C, R, SKIP> <<<grid, G::THREADS, s.smem, stream>>> (*p);
     return cudaGetLastError ();
@@ -155,19 +155,9 @@ struct MaskLaunch
 
   template <typename T, int C> cudaError_t run () const
   {
-    switch (fixed) {
-      case 0:
-        return with_skip<T, C, 0> ();
-      case 1:
-        return with_skip<T, C, 1> ();
-      case 2:
-        return with_skip<T, C, 2> ();
-      case 3:
-        return with_skip<T, C, 3> ();
-      case 4:
-        return with_skip<T, C, 4> ();
-    }
-    return cudaErrorInvalidValue;
+    return dispatch_value<0, 1, 2, 3, 4> (fixed,[&](auto r) {
+          return with_skip<T, C, decltype (r)::value> ();
+        });
   }
 };
 

@@ -165,6 +165,19 @@ skipped_channel (CudaConvSampleType type, int channels, const CcOutput * out)
   return -1;
 }
 
+static CcWindow
+window (const CcPlane * pl, const CcOutput * out, int border, int rx, int ry)
+{
+  CcWindow w;
+
+  w.plane = *pl;
+  w.out = *out;
+  w.border = border;
+  w.rx = rx;
+  w.ry = ry;
+  return w;
+}
+
 /* ------------------------------------------------------------- separable */
 
 typedef struct
@@ -193,6 +206,20 @@ centre_taps (float *out, int n_padded, const double *taps, int n)
 
   for (int i = 0; i < n_padded; i++)
     out[i] = i >= pad && i < pad + n ? (float) taps[i - pad] : 0.f;
+}
+
+/* Everything of the separable kernels' parameters but the taps. */
+static void
+sep_params_init (CcSepParams * p, const SepJob * job, CcWindow w, int ntx,
+    int nty)
+{
+  memset (p, 0, sizeof (*p));
+  p->w = w;
+  p->ntx = ntx;
+  p->nty = nty;
+  p->unsharp = job->unsharp;
+  p->amount = (float) job->amount;
+  p->offset = (float) job->offset;
 }
 
 /* The radius the tiled kernel runs a job at, 0 when it does not take it:
@@ -235,15 +262,8 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
       err);
   if (s != CUDACONV_OK)
     return s;
-  memset (&p, 0, sizeof (p));
-  p.plane = *pl;
-  p.out = *out;
-  p.border = border;
-  p.rx = p.ry = radius;
-  p.ntx = p.nty = 2 * radius + 1;
-  p.unsharp = job->unsharp;
-  p.amount = (float) job->amount;
-  p.offset = (float) job->offset;
+  sep_params_init (&p, job, window (pl, out, border, radius, radius),
+      2 * radius + 1, 2 * radius + 1);
   centre_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
   centre_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
   return launched (cc_separable_tile_launch (&p, type, channels, radius,
@@ -263,18 +283,9 @@ run_fused (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
 
   if (s != CUDACONV_OK)
     return s;
-  memset (&p, 0, sizeof (p));
-  p.plane = *pl;
-  p.out = *out;
-  p.border = border;
-  p.rx = job->rx;
-  p.ry = job->ry;
   /* whole steps of 8 (the kernel's PX and VR divide 8) */
-  p.ntx = round_up (2 * job->rx + 1, 8);
-  p.nty = round_up (2 * job->ry + 1, 8);
-  p.unsharp = job->unsharp;
-  p.amount = (float) job->amount;
-  p.offset = (float) job->offset;
+  sep_params_init (&p, job, window (pl, out, border, job->rx, job->ry),
+      round_up (2 * job->rx + 1, 8), round_up (2 * job->ry + 1, 8));
   pad_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
   pad_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
   return launched (cc_separable_fused_launch (&p, type, channels, stream),
@@ -459,11 +470,7 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
   float *cols = NULL;
 
   memset (&p, 0, sizeof (p));
-  p.plane = *pl;
-  p.out = *out;
-  p.border = plan->border;
-  p.rx = rx;
-  p.ry = ry;
+  p.w = window (pl, out, plan->border, rx, ry);
   p.offset = (float) plan->offset;
   if (fixed) {
     shape = cc_mask_shape (channels, nx, ny);
@@ -517,10 +524,7 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   if (s != CUDACONV_OK)
     return s;
   memset (&p, 0, sizeof (p));
-  p.plane = *pl;
-  p.out = *out;
-  p.border = plan->border;
-  p.rx = p.ry = 1;
+  p.w = window (pl, out, plan->border, 1, 1);
   p.gain = (float) plan->gain;
   p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
   return launched (cc_stencil_launch (&p, type, channels,

@@ -87,14 +87,14 @@ separable_fused (const __grid_constant__ CcSepParams p)
 {
   using G = SepGeom<C>;
   extern __shared__ __align__ (16) float hs[];
-  const CcPlane & pl = p.plane;
-  const int rx = p.rx;
-  const int ry = p.ry;
+  const CcPlane & pl = p.w.plane;
+  const int rx = p.w.rx;
+  const int ry = p.w.ry;
   const int ra = G::halo (rx);
   const int pitch = G::pitch (rx);
   const int x0 = blockIdx.x * G::TW;
   const int y0 = blockIdx.y * G::TH;
-  const int shift = p.out.shift;
+  const int shift = p.w.out.shift;
 
   /* 1. vertical pass into hs[TH][pitch] */
   {
@@ -112,8 +112,8 @@ separable_fused (const __grid_constant__ CcSepParams p)
         const int y = yb + k;
         const unsigned char *row = inside ?
             pl.src + (long long) y * pl.src_stride :
-            bordered_row (pl.src, pl.src_stride, y, pl.height, p.border);
-        return load_group4<T, C> (row, s, pl.width, p.border, shift, vec);
+            bordered_row (pl.src, pl.src_stride, y, pl.height, p.w.border);
+        return load_group4<T, C> (row, s, pl.width, p.w.border, shift, vec);
       };
       acc_zero (acc);
       conv_runtime<G::VR> (acc, load, p.taps_y, p.nty, G::VR + 2 * ry - 1);
@@ -143,7 +143,7 @@ separable_fused (const __grid_constant__ CcSepParams p)
       return;
     const int n = min (G::PX, pl.width - x);
     Run<T, C, G::PX> in;
-    if (p.unsharp || p.out.need_src)
+    if (p.unsharp || p.w.out.need_src)
       run_load<T, C, G::PX> (in, pl.src + (long long) y * pl.src_stride, x,
           n, pl.src_align);
 #pragma unroll
@@ -157,7 +157,7 @@ separable_fused (const __grid_constant__ CcSepParams p)
           acc[j][c] += p.offset;
         }
       }
-    finish_run<T, C, G::PX> (pl, p.out, x, y, n, acc, in);
+    finish_run<T, C, G::PX> (pl, p.w.out, x, y, n, acc, in);
   }
 }
 
@@ -274,9 +274,9 @@ struct FusedLaunch
   template <typename T, int C> cudaError_t run () const
   {
     using G = SepGeom<C>;
-    dim3 grid (div_up (p->plane.width, G::TW), div_up (p->plane.height,
+    dim3 grid (div_up (p->w.plane.width, G::TW), div_up (p->w.plane.height,
             G::TH));
-    size_t smem = (size_t) G::TH * G::pitch (p->rx) * sizeof (float);
+    size_t smem = (size_t) G::TH * G::pitch (p->w.rx) * sizeof (float);
     separable_fused<T, C> <<<grid, G::THREADS, smem, stream>>> (*p);
     return cudaGetLastError ();
   }

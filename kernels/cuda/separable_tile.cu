@@ -40,7 +40,7 @@ separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
     int x0, int y0)
 {
   using G = TileGeom<T, C, R>;
-  const CcPlane & pl = p.plane;
+  const CcPlane & pl = p.w.plane;
   /* a vertical group is one pixel exactly when C == 4 */
   constexpr int VSKIP = C == 4 ? SKIP : -1;
 
@@ -54,7 +54,7 @@ separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
         4 * g * (int) sizeof (T);
     float acc[G::VR][4];
     auto load =[&](int k)->Vec<4> {
-      return raw_group<T> (col + k * G::RAW_PITCH, p.out.shift);
+      return raw_group<T> (col + k * G::RAW_PITCH, p.w.out.shift);
     };
     acc_zero (acc);
     conv_skip<2 * R + 1, G::VR, 4, VSKIP> (acc, load, p.taps_y);
@@ -73,8 +73,8 @@ separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
   constexpr int OFF = FIRST - A0;
   constexpr int NW = (OFF + G::PC + 2 * R * C + 3) / 4;
   using Masks = RunMasks<T, C, G::P>;
-  const Masks masks (p.out);
-  const bool keep_src = p.unsharp || p.out.need_src;
+  const Masks masks (p.w.out);
+  const bool keep_src = p.unsharp || p.w.out.need_src;
   for (int item = threadIdx.x; item < G::TH * G::RUNS; item += G::THREADS) {
     const int r = item / G::RUNS;
     const int q = item % G::RUNS;
@@ -152,7 +152,7 @@ separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
       for (int j = 0; j < G::P; j++)
 #pragma unroll
         for (int c = 0; c < C; c++) {
-          const float v = sample_value<T> (in.u.s[j * C + c], p.out.shift);
+          const float v = sample_value<T> (in.u.s[j * C + c], p.w.out.shift);
           acc[j][c] = fmaf (p.amount, v - acc[j][c], v);
         }
     } else if (p.offset != 0.f) {
@@ -163,9 +163,9 @@ separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
           acc[j][c] += p.offset;
     }
     if (Masks::USABLE && n == G::P)
-      store_run_masked<T, C, G::P, SKIP> (pl, p.out, masks, x, y, acc, in);
+      store_run_masked<T, C, G::P, SKIP> (pl, p.w.out, masks, x, y, acc, in);
     else
-      finish_run<T, C, G::P> (pl, p.out, x, y, n, acc, in);
+      finish_run<T, C, G::P> (pl, p.w.out, x, y, n, acc, in);
   }
 }
 
@@ -185,7 +185,7 @@ separable_tile (const __grid_constant__ CcSepParams p)
   float *h = reinterpret_cast<float *> (smem + G::RAW_BYTES);
   int x0, y0;
 
-  tile_input<T, C, G> (smem, p.plane, p.border, &x0, &y0);
+  tile_input<T, C, G> (smem, p.w.plane, p.w.border, &x0, &y0);
   separable_compute<T, C, R, SKIP> (smem, h, p, x0, y0);
 }
 
@@ -208,7 +208,7 @@ struct TileLaunch
     cudaError_t e = allow_smem (separable_tile<T, C, R, SKIP>, smem);
     if (e != cudaSuccess)
       return e;
-    dim3 grid (div_up (p->plane.width, G::TW), div_up (p->plane.height,
+    dim3 grid (div_up (p->w.plane.width, G::TW), div_up (p->w.plane.height,
             G::TH));
     separable_tile<T, C, R, SKIP> <<<grid, G::THREADS, smem, stream>>> (*p);
     return cudaGetLastError ();
@@ -223,40 +223,17 @@ struct TileLaunch
 
   template <typename T, int C> cudaError_t run () const
   {
-    static_assert (CC_TILE_MAX_RADIUS == 8, "cases 1 .. 8 below");
-    static_assert (CC_TILE_LARGE_RADII == 4, "cases 12 .. 32 below");
+    static_assert (CC_TILE_MAX_RADIUS == 8, "radii 1 .. 8 below");
+    static_assert (CC_TILE_LARGE_RADII == 4, "radii 12 .. 32 below");
+    auto launch_at =[&](auto r) {
+      return with_skip<T, C, decltype (r)::value> ();
+    };
     /* the large radii for 8- and 16-bit planes of 1, 2 or 4 channels */
     if constexpr (!std::is_same_v<T, float> && C != 3) {
-      switch (radius) {
-        case 12:
-          return with_skip<T, C, 12> ();
-        case 16:
-          return with_skip<T, C, 16> ();
-        case 24:
-          return with_skip<T, C, 24> ();
-        case 32:
-          return with_skip<T, C, 32> ();
-      }
+      if (radius > CC_TILE_MAX_RADIUS)
+        return dispatch_value<12, 16, 24, 32> (radius, launch_at);
     }
-    switch (radius) {
-      case 1:
-        return with_skip<T, C, 1> ();
-      case 2:
-        return with_skip<T, C, 2> ();
-      case 3:
-        return with_skip<T, C, 3> ();
-      case 4:
-        return with_skip<T, C, 4> ();
-      case 5:
-        return with_skip<T, C, 5> ();
-      case 6:
-        return with_skip<T, C, 6> ();
-      case 7:
-        return with_skip<T, C, 7> ();
-      case 8:
-        return with_skip<T, C, 8> ();
-    }
-    return cudaErrorInvalidValue;
+    return dispatch_value<1, 2, 3, 4, 5, 6, 7, 8> (radius, launch_at);
   }
 };
 

@@ -43,16 +43,16 @@ stencil_compute (const unsigned char *raw, float *f, const CcMaskParams & p,
   constexpr int A0 = FIRST / 4 * 4;
   constexpr int OFF = FIRST - A0;
   constexpr int NW = (OFF + (P + 2) * C + 3) / 4;
-  const CcPlane & pl = p.plane;
+  const CcPlane & pl = p.w.plane;
   using Masks = RunMasks<T, C, P>;
-  const Masks masks (p.out);
+  const Masks masks (p.w.out);
 
   for (int item = threadIdx.x; item < G::ROWS * G::GROUPS;
       item += G::THREADS) {
     const int r = item / G::GROUPS;
     const int g = item % G::GROUPS;
     Vec<4> v = raw_group<T> (raw + r * G::RAW_PITCH + 4 * g * sizeof (T),
-        p.out.shift);
+        p.w.out.shift);
     *reinterpret_cast<float4 *> (f + r * G::PITCH + G::at (4 * g)) =
         make_float4 (v.v[0], v.v[1], v.v[2], v.v[3]);
   }
@@ -150,7 +150,7 @@ stencil_compute (const unsigned char *raw, float *f, const CcMaskParams & p,
     }
     const int n = min (P, pl.width - x);
     Run<T, C, P> in;
-    if (p.out.need_src)
+    if (p.w.out.need_src)
       run_load<T, C, P> (in, pl.src + (long long) y * pl.src_stride, x, n,
           pl.src_align);
     else
@@ -158,9 +158,9 @@ stencil_compute (const unsigned char *raw, float *f, const CcMaskParams & p,
       for (int i = 0; i < P * C; i++)
         in.u.s[i] = T (0);
     if (Masks::USABLE && n == P)
-      store_run_masked<T, C, P, SKIP> (pl, p.out, masks, x, y, v, in);
+      store_run_masked<T, C, P, SKIP> (pl, p.w.out, masks, x, y, v, in);
     else
-      finish_run<T, C, P> (pl, p.out, x, y, n, v, in);
+      finish_run<T, C, P> (pl, p.w.out, x, y, n, v, in);
   }
 }
 
@@ -180,7 +180,7 @@ stencil3x3 (const __grid_constant__ CcMaskParams p)
   float *f = reinterpret_cast<float *> (smem + G::RAW_BYTES);
   int x0, y0;
 
-  tile_input<T, C, G> (smem, p.plane, p.border, &x0, &y0);
+  tile_input<T, C, G> (smem, p.w.plane, p.w.border, &x0, &y0);
   stencil_compute<T, C, SKIP> (smem, f, p, x0, y0);
 }
 
@@ -202,7 +202,7 @@ struct StencilLaunch
     cudaError_t e = allow_smem (stencil3x3<T, C, SKIP>, smem);
     if (e != cudaSuccess)
       return e;
-    dim3 grid (div_up (p->plane.width, G::TW), div_up (p->plane.height,
+    dim3 grid (div_up (p->w.plane.width, G::TW), div_up (p->w.plane.height,
             G::TH));
     stencil3x3<T, C, SKIP> <<<grid, G::THREADS, smem, stream>>> (*p);
     return cudaGetLastError ();
