@@ -32,24 +32,25 @@ BUILD_DIR=${BUILD_DIR:-$CUDACONV_ROOT/build}
 # What building and the demo need: build tools (g++: nvcc compiles host
 # code with it; without it Meson finds no working CUDA compiler and, with
 # -Dcuda=auto, quietly builds CPU-only), GStreamer's development files, and
-# the stock elements of base and good (videoconvert, compositor,
-# textoverlay, rawvideoparse, pngdec/pngenc, imagefreeze).
+# the stock elements the demo uses: base and good (videoconvert,
+# compositor, rawvideoparse, pngdec/pngenc, imagefreeze) and
+# gstreamer1.0-x, which holds textoverlay (Pango) beside the X sinks.
 packages=(
   meson ninja-build pkg-config gcc g++
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   libgstreamer-plugins-bad1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+  gstreamer1.0-x
 )
 # What the test suite and the other pipelines add: decoders and encoders
-# (x264enc, avdec_h264), nvcodec's cudaupload/cudadownload, the X video
-# sinks, GObject introspection for pipelines/embed/embed.py (Gst,
+# (x264enc, avdec_h264), nvcodec's cudaupload/cudadownload, GObject
+# introspection for pipelines/embed/embed.py (Gst,
 # GstController; GstApp, GstVideo), and valgrind for the memcheck run of a
 # CPU pipeline.  SETUP_PACKAGES=build (the demo's choice) leaves them out:
 # they are most of the download.
 if [[ ${SETUP_PACKAGES:-all} != build ]]; then
   packages+=(
     gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
-    gstreamer1.0-x
     python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
     valgrind
   )
