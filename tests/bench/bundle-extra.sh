@@ -1,10 +1,12 @@
 #!/bin/bash
-# Adds what the pipeline scripts and the stress tests need on the GPU
-# machine to a GStreamer bundle made by the workplace's
-# gst-runtime-bundle.sh, whose plugin list is fixed: imagefreeze,
-# compositor, textoverlay (pango, with DejaVu fonts and a fontconfig file
-# for them), x264enc, decodebin (playback, typefind functions) and the leaks
-# tracer (coretracers) that test_cycles counts objects with.
+# Adds to a GStreamer runtime bundle (bench/README.md says how one is made)
+# what the pipeline scripts and the stress tests need on the GPU machine:
+# imagefreeze, compositor, textoverlay (pango, with DejaVu fonts and a
+# fontconfig file for them), x264enc, decodebin (playback, typefind
+# functions) and the leaks tracer (coretracers) that test_cycles counts
+# objects with.  It also takes libcudaconv out of the bundle's libraries:
+# the programs and the plugin find it in the build tree through their
+# rpath, and the bundle stays within the device tool's 64 MiB.
 #
 #   tests/bench/bundle-extra.sh .gst      (after the bundle script)
 set -euo pipefail
@@ -27,4 +29,6 @@ cat > "$out/fonts.conf" <<CONF
 <fontconfig><dir>FONTDIR</dir><cachedir>/tmp/fc-cache</cachedir></fontconfig>
 CONF
 echo 'sed "s|FONTDIR|$here/fonts|" "$here/fonts.conf" > /tmp/cudaconv-fonts.conf; export FONTCONFIG_FILE=/tmp/cudaconv-fonts.conf' >> "$out/env.sh"
+# the build tree has it (about 35 MB for one architecture)
+rm -f "$out"/lib/libcudaconv.so*
 du -sh "$out"
