@@ -17,6 +17,9 @@
 #
 # Environment: BUILD_DIR (default build), SETUP_PACKAGES (all, the
 # default, or build: only what building and pipelines/demo.sh need),
+# SETUP_CUDA (always, the default: the GPU backend whenever nvcc is here;
+# or if-gpu, the demo's choice: a new build directory on a machine without
+# a usable GPU gets the CPU backend alone),
 # SETUP_TARGETS (the Ninja targets
 # to build; empty, the default, builds everything: the pipeline scripts ask
 # for the plugin alone, the test suite for everything), MESON_OPTIONS
@@ -89,8 +92,8 @@ else
 fi
 
 # The cuda option the build should have: MESON_OPTIONS's when it sets
-# one, else enabled when nvcc is here (so a broken toolkit fails loudly),
-# else none in particular (auto).
+# one, else enabled when nvcc is here (so a broken toolkit fails loudly)
+# unless SETUP_CUDA=if-gpu finds no GPU, else none in particular (auto).
 # shellcheck disable=SC2206  # MESON_OPTIONS is a list of options
 meson_options=(${MESON_OPTIONS:-})
 cuda_wanted=
@@ -102,11 +105,25 @@ for ((i = 0; i < ${#meson_options[@]}; i++)); do
     cuda_wanted=${meson_options[i + 1]#cuda=}
   fi
 done
-cuda_option=()
+cuda_option=() keep_cuda=
 if [[ -n $cuda_wanted ]]; then
   : # already in MESON_OPTIONS
 elif command -v nvcc >/dev/null; then
-  cuda_wanted=enabled cuda_option=(-Dcuda=enabled)
+  if [[ ${SETUP_CUDA:-always} == if-gpu ]] &&
+    ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
+    # the demo's choice: no GPU here, so the CPU backend is all it can
+    # run, and the GPU backend's minutes of nvcc would be waited for in
+    # vain; a build that has the GPU backend already keeps it
+    keep_cuda=1
+    if [[ ! -f $BUILD_DIR/build.ninja ]]; then
+      echo "setup: no usable GPU (nvidia-smi): building the CPU backend" \
+        "only, which is what runs here (tests/run-all.sh adds the GPU" \
+        "backend, to compile and test it)"
+      cuda_wanted=disabled cuda_option=(-Dcuda=disabled)
+    fi
+  else
+    cuda_wanted=enabled cuda_option=(-Dcuda=enabled)
+  fi
 fi
 
 if [[ ! -f $BUILD_DIR/build.ninja ]]; then
@@ -117,7 +134,7 @@ else
     python3 -c 'import json, sys
 print(next((o["value"] for o in json.load(sys.stdin)
             if o["name"] == "cuda"), ""))')
-  if [[ -z $cuda_wanted && $cuda_now == enabled ]]; then
+  if [[ -z $cuda_wanted && -z $keep_cuda && $cuda_now == enabled ]]; then
     cuda_wanted=auto # without nvcc "enabled" fails: build CPU-only
   fi
   if [[ -n $cuda_wanted && $cuda_wanted != "$cuda_now" ]]; then
@@ -131,7 +148,7 @@ print(next((o["value"] for o in json.load(sys.stdin)
     meson setup --reconfigure "$BUILD_DIR" "$CUDACONV_ROOT" >/dev/null
   fi
 fi
-unset meson_options cuda_wanted cuda_option cuda_now i reconfigure
+unset meson_options cuda_wanted cuda_option cuda_now i reconfigure keep_cuda
 # shellcheck disable=SC2086  # SETUP_TARGETS is a list of targets
 ninja -C "$BUILD_DIR" ${SETUP_TARGETS:-}
 
