@@ -18,11 +18,12 @@ extern "C" {
 #endif
 
 /* Fault injection.  Arms a fault: the countdown-th next device allocation
- * (ALLOC) or kernel launch (LAUNCH), over every instance of this copy of
- * the library, fails once as if CUDA had refused it
+ * (ALLOC) or kernel launch (LAUNCH), over every instance of the library in
+ * the process (the plugin's and the program's alike: it is one shared
+ * library), fails once as if CUDA had refused it
  * (cudaErrorMemoryAllocation, cudaErrorLaunchOutOfResources).  NONE
  * disarms.  cudaconv_cuda_new also arms it from the environment,
- * CUDACONV_FAULT=alloc|launch[:countdown], for a copy inside a plugin. */
+ * CUDACONV_FAULT=alloc|launch[:countdown], for a plugin's instances. */
 typedef enum
 {
   CUDACONV_FAULT_NONE = 0,

@@ -30,6 +30,8 @@ if CC_PLUGIN_DIR=$(cc_plugin_in_path); then
 else
   # the scripts need the plugin and the scene, not the tests and benchmarks
   SETUP_TARGETS=${SETUP_TARGETS-gst/libgstcudaconv.so pipelines/cudaconv-scene}
+  # without a GPU the examples run on the CPU backend: no nvcc for them
+  export SETUP_CUDA=${SETUP_CUDA:-if-gpu}
   # shellcheck source=setup.sh
   . "$CUDACONV_ROOT/pipelines/setup.sh"
   CC_PLUGIN_DIR=$BUILD_DIR/gst

@@ -21,10 +21,9 @@
 # The other scripts in pipelines/ show one use each (see their headers).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# the demo needs neither the test suite's packages (most of a fresh
-# machine's download) nor, without a GPU, the GPU backend's compilation
+# the demo needs none of the test suite's packages, most of a fresh
+# machine's download (common.sh leaves out nvcc without a GPU)
 export SETUP_PACKAGES=${SETUP_PACKAGES:-build}
-export SETUP_CUDA=${SETUP_CUDA:-if-gpu}
 # shellcheck source=common.sh
 . "$here/common.sh"
 

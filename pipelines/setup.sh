@@ -10,7 +10,8 @@
 #   - puts the CUDA toolkit's nvcc on PATH when /usr/local/cuda exists, and
 #     then builds the GPU backend (-Dcuda=enabled: a toolkit that does not
 #     work stops the build with Meson's error instead of leaving a CPU-only
-#     plugin); without nvcc the CPU backend alone is built
+#     plugin; with SETUP_CUDA=if-gpu only where a GPU is usable); without
+#     nvcc the CPU backend alone is built
 #   - configures and builds ./build with Meson and Ninja; a build directory
 #     configured before the toolkit was installed (or removed) is
 #     reconfigured to match, so it gains (or drops) the GPU backend
@@ -18,8 +19,8 @@
 # Environment: BUILD_DIR (default build), SETUP_PACKAGES (all, the
 # default, or build: only what building and pipelines/demo.sh need),
 # SETUP_CUDA (always, the default: the GPU backend whenever nvcc is here;
-# or if-gpu, the demo's choice: a new build directory on a machine without
-# a usable GPU gets the CPU backend alone),
+# or if-gpu, the pipeline scripts' choice: a new build directory on a
+# machine without a usable GPU gets the CPU backend alone),
 # SETUP_TARGETS (the Ninja targets
 # to build; empty, the default, builds everything: the pipeline scripts ask
 # for the plugin alone, the test suite for everything), MESON_OPTIONS
@@ -110,10 +111,10 @@ if [[ -n $cuda_wanted ]]; then
   : # already in MESON_OPTIONS
 elif command -v nvcc >/dev/null; then
   if [[ ${SETUP_CUDA:-always} == if-gpu ]] &&
-    ! nvidia-smi -L 2>/dev/null | grep -q '^GPU '; then
-    # the demo's choice: no GPU here, so the CPU backend is all it can
-    # run, and the GPU backend's minutes of nvcc would be waited for in
-    # vain; a build that has the GPU backend already keeps it
+    ! grep -q '^GPU ' <<<"$(nvidia-smi -L 2>/dev/null || true)"; then
+    # the pipeline scripts' choice: no GPU here, so the CPU backend is all
+    # they can run, and the GPU backend's minutes of nvcc would be waited
+    # for in vain; a build that has the GPU backend already keeps it
     keep_cuda=1
     if [[ ! -f $BUILD_DIR/build.ninja ]]; then
       echo "setup: no usable GPU (nvidia-smi): building the CPU backend" \
