@@ -118,3 +118,15 @@ cudaconv_channel_map_init (CudaConvChannelMap * map)
   for (int c = 0; c < CUDACONV_MAX_CHANNELS; c++)
     map->action[c] = CUDACONV_CHANNEL_FILTER;
 }
+
+CudaConvStatus
+cudaconv_channel_map_validate (const CudaConvChannelMap * map, int channels,
+    CudaConvError * err)
+{
+  for (int c = 0; map != NULL && c < channels; c++)
+    if ((unsigned) map->action[c] > CUDACONV_CHANNEL_FILL)
+      return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+          "channel %d: action %d is not filter (0), copy (1) or fill (2)", c,
+          (int) map->action[c]);
+  return CUDACONV_OK;
+}

@@ -96,18 +96,6 @@ check_images (const CudaConvImage * src, const CudaConvImage * dst,
   return CUDACONV_OK;
 }
 
-static CudaConvStatus
-check_map (const CudaConvChannelMap * map, int channels, CudaConvError * err)
-{
-  for (int c = 0; map != NULL && c < channels; c++) {
-    if ((unsigned) map->action[c] > CUDACONV_CHANNEL_FILL)
-      return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-          "channel %d: action %d is not filter (0), copy (1) or fill (2)", c,
-          (int) map->action[c]);
-  }
-  return CUDACONV_OK;
-}
-
 static float *
 to_floats (const double *values, size_t count)
 {
@@ -211,7 +199,8 @@ cudaconv_cpu_run (const CudaConvPlan * plan, const CudaConvImage * src,
   if (plan == NULL)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID, "no plan");
   if ((status = check_images (src, dst, 1, err)) != CUDACONV_OK ||
-      (status = check_map (map, dst->channels, err)) != CUDACONV_OK)
+      (status = cudaconv_channel_map_validate (map, dst->channels,
+              err)) != CUDACONV_OK)
     return status;
 
   cpu_output_init (&out, src, dst, map);

@@ -153,6 +153,11 @@ typedef struct
 /* Every channel filtered (also what a NULL map means). */
 void cudaconv_channel_map_init (CudaConvChannelMap * map);
 
+/* CUDACONV_OK when each of the first channels actions is filter, copy or
+ * fill (a NULL map is); the backends' runs make this check. */
+CudaConvStatus cudaconv_channel_map_validate (const CudaConvChannelMap * map,
+    int channels, CudaConvError * err);
+
 /* ------------------------------------------------------------ filters */
 
 typedef enum

@@ -15,6 +15,7 @@
  * IDENTITY plan, whose run on the GPU copies and fills through the channel
  * map; on the CPU they are plain row copies and fills. */
 
+#include "cpu_threads.h"
 #include "plan.h"
 
 #include <math.h>
@@ -50,6 +51,7 @@ check_plane (const CudaConvPlaneDesc * desc, CudaConvImage * geometry,
     CudaConvError * err)
 {
   CudaConvImage probe;
+  CudaConvStatus s;
   int max_value;
 
   memset (geometry, 0, sizeof (*geometry));
@@ -64,18 +66,17 @@ check_plane (const CudaConvPlaneDesc * desc, CudaConvImage * geometry,
   probe.data = &probe;
   probe.stride = cudaconv_sample_size (desc->type) == 0 ? 0 :
       cudaconv_image_row_bytes (&probe);
-  if (cudaconv_image_validate (&probe, err) != CUDACONV_OK)
-    return err != NULL ? err->status : CUDACONV_ERROR_INVALID;
-
+  s = cudaconv_image_validate (&probe, err);
+  if (s != CUDACONV_OK)
+    return s;
+  s = cudaconv_channel_map_validate (&desc->map, desc->channels, err);
+  if (s != CUDACONV_OK)
+    return s;
   max_value = cudaconv_image_max_value (geometry);
   for (int c = 0; c < desc->channels; c++) {
     CudaConvChannelAction action = desc->map.action[c];
     float fill = desc->map.fill[c];
 
-    if ((unsigned) action > CUDACONV_CHANNEL_FILL)
-      return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-          "channel %d: action %d is not filter (0), copy (1) or fill (2)",
-          c, (int) action);
     if (action == CUDACONV_CHANNEL_FILL && (!isfinite (fill) ||
             (desc->type != CUDACONV_SAMPLE_F32 && (fill < 0 ||
                     fill > max_value || fill != floorf (fill)))))
@@ -245,14 +246,11 @@ check_frames (const CudaConvFramePlan * plan, const CudaConvFrame * src,
 static void
 copy_rows (const CudaConvImage * src, const CudaConvImage * dst)
 {
-  size_t row = cudaconv_image_row_bytes (src);
-
   /* in place: already there */
   if (src->data == dst->data && src->stride == dst->stride)
     return;
-  for (int y = 0; y < src->height; y++)
-    memcpy ((uint8_t *) dst->data + y * dst->stride,
-        (const uint8_t *) src->data + y * src->stride, row);
+  cpu_copy_rows (dst->data, dst->stride, src->data, src->stride,
+      cudaconv_image_row_bytes (src), src->height);
 }
 
 static void

@@ -563,13 +563,10 @@ cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
   CcOutput out = output_of (dst, map);
   int channels = src->channels;
   SepJob job;
+  CudaConvStatus map_ok = cudaconv_channel_map_validate (map, channels, err);
 
-  if (map != NULL)
-    for (int c = 0; c < channels; c++)
-      if ((unsigned) map->action[c] > CUDACONV_CHANNEL_FILL)
-        return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-            "channel %d has action %d: not filter (0), copy (1) or fill (2)",
-            c, (int) map->action[c]);
+  if (map_ok != CUDACONV_OK)
+    return map_ok;
   /* grid rows and int sample indices */
   if (src->height > 65535 || (long long) src->width * channels > (1 << 28))
     return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
