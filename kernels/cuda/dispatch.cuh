@@ -11,6 +11,7 @@
 #define CUDACONV_CUDA_DISPATCH_CUH
 
 #include "launch.h"
+#include "variants.cuh"
 
 #include <cstdint>
 #include <type_traits>
@@ -62,13 +63,20 @@ dispatch_value (int value, const F & f)
   return result;
 }
 
+/* dispatch_value over the entries of a variant list (variants.cuh) */
+template <int... N, class F> cudaError_t
+dispatch_list (IntList<N...>, int value, const F & f)
+{
+  return dispatch_value<N...> (value, f);
+}
+
 /* Calls f (std::integral_constant<int, SKIP> ()) with the channel whose
- * arithmetic a kernel may leave out: skip (0 or 3) for 8-bit four-channel
- * planes, the only ones with such variants, else -1. */
+ * arithmetic a kernel may leave out (skipped_channel, variants.cuh): 0 or
+ * 3 where has_skip_variants, else -1. */
 template <typename T, int C, class F> cudaError_t
 dispatch_skip (int skip, const F & f)
 {
-  if constexpr (std::is_same_v<T, uint8_t> && C == 4) {
+  if constexpr (has_skip_variants (sample_type_of<T> (), C)) {
     if (skip == 0)
       return f (std::integral_constant<int, 0> ());
     if (skip == 3)

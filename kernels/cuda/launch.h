@@ -23,13 +23,7 @@
  * radius kernel) or to 2 radius + 1 (the tiled one). */
 #define CC_FUSED_MAX_RADIUS 32
 #define CC_FUSED_MAX_TAPS 72
-/* Largest radius of the tiled separable kernel (separable_tile.cu), which
- * is compiled for each radius 1 .. CC_TILE_MAX_RADIUS. */
-#define CC_TILE_MAX_RADIUS 8
-/* Larger radii it is compiled for, for 8- and 16-bit planes of 1, 2 or 4
- * channels: 12, 16, 24 and 32 (a radius in between runs at the next one,
- * its taps padded with zeros). */
-#define CC_TILE_LARGE_RADII 4
+/* The radii each kernel is compiled for: variants.cuh. */
 /* Small masks live in the mask kernel's parameters (column-major). */
 #define CC_MASK_PARAM_MAX_RADIUS 4
 #define CC_MASK_PARAM_TAPS 81
@@ -179,13 +173,13 @@ extern "C" {
 CcLaunchShape cc_separable_fused_shape (int channels, int rx);
 cudaError_t cc_separable_fused_launch (const CcSepParams * p,
     CudaConvSampleType type, int channels, cudaStream_t stream);
-/* The tiled kernel for radius 1 .. CC_TILE_MAX_RADIUS and its large radii
+/* The tiled kernel at a radius of TileRadii or TileLargeRadii (variants.cuh)
  * on both axes (the taps of a shorter axis padded with zeros to 2 radius +
  * 1). */
 cudaError_t cc_separable_tile_shape (CudaConvSampleType type, int channels,
     int radius, CcLaunchShape * shape);
-/* skip: a channel of 8-bit four-channel planes (0 or 3) that the channel
- * map does not filter, whose arithmetic the kernel leaves out; -1 none. */
+/* skip: the channel whose arithmetic the kernel leaves out, from
+ * skipped_channel (variants.cuh); -1 none. */
 cudaError_t cc_separable_tile_launch (const CcSepParams * p,
     CudaConvSampleType type, int channels, int radius, int skip,
     cudaStream_t stream);

@@ -155,13 +155,12 @@ struct MaskLaunch
 
   template <typename T, int C> cudaError_t run () const
   {
-    return dispatch_value<0, 1, 2, 3, 4> (fixed,[&](auto r) {
+    return dispatch_list (MaskRadii (), fixed,[&](auto r) {
           return with_skip<T, C, decltype (r)::value> ();
         });
   }
 };
 
-static_assert (CC_MASK_PARAM_MAX_RADIUS == 4, "MaskLaunch::run covers 1..4");
 static_assert (CC_MASK_PARAM_TAPS == 81, "9x9 taps in the parameters");
 
 }                               /* namespace cc */

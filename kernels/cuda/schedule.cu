@@ -14,8 +14,7 @@
  *
  *   IDENTITY           cudaMemcpy2DAsync, or copy.cu when channels are filled
  *   SEPARABLE/UNSHARP  the tiled kernel with a compile-time radius
- *                      (separable_tile.cu): radii up to 8, and 12, 16,
- *                      24, 32 for 8/16-bit planes of 1, 2 or 4 channels
+ *                      (separable_tile.cu) at the radii of variants.cuh
  *                      (taps padded with zeros up to the radius run);
  *                      otherwise the fused kernel with run-time taps
  *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
@@ -27,10 +26,12 @@
  *                      device memory, applied in 16x16 chunks
  * For 8-bit RGBA-like planes whose alpha or padding channel is copied, the
  * tiled kernels and the compile-time mask run variants that leave that
- * channel's arithmetic out. */
+ * channel's arithmetic out (cc::skipped_channel).  variants.cuh is the one
+ * table of what is compiled; this file only chooses from it. */
 
 #include "backend.h"
 #include "launch.h"
+#include "variants.cuh"
 
 #include <math.h>
 #include <stdint.h>
@@ -150,21 +151,6 @@ check_smem (size_t smem, size_t limit, const char *what, CudaConvError * err)
       what, smem, limit);
 }
 
-/* The channel of an 8-bit four-channel plane (0 or 3: alpha or padding of
- * the RGBA-like formats) whose arithmetic the tiled kernels may leave out,
- * because the map copies or fills it; -1 when there is none. */
-static int
-skipped_channel (CudaConvSampleType type, int channels, const CcOutput * out)
-{
-  if (type != CUDACONV_SAMPLE_U8 || channels != 4 || out->all_filter)
-    return -1;
-  if (out->action[3] != CUDACONV_CHANNEL_FILTER)
-    return 3;
-  if (out->action[0] != CUDACONV_CHANNEL_FILTER)
-    return 0;
-  return -1;
-}
-
 static CcWindow
 window (const CcPlane * pl, const CcOutput * out, int border, int rx, int ry)
 {
@@ -222,32 +208,6 @@ sep_params_init (CcSepParams * p, const SepJob * job, CcWindow w, int ntx,
   p->offset = (float) job->offset;
 }
 
-/* The radius the tiled kernel runs a job at, 0 when it does not take it:
- * both radii up to CC_TILE_MAX_RADIUS, or for 8- and 16-bit planes of 1, 2
- * or 4 channels up to the largest of its large radii (the next one up,
- * zero taps padding the difference); equal radii for f32 (a zero tap
- * times an infinite sample would make a NaN the reference does not
- * have). */
-static int
-tile_radius (const SepJob * job, CudaConvSampleType type, int channels)
-{
-  static const int large[CC_TILE_LARGE_RADII] = { 12, 16, 24, 32 };
-  int r = job->rx > job->ry ? job->rx : job->ry;
-
-  if (r < 1)
-    return 0;
-  if (job->rx != job->ry && type == CUDACONV_SAMPLE_F32)
-    return 0;
-  if (r <= CC_TILE_MAX_RADIUS)
-    return r;
-  if (type == CUDACONV_SAMPLE_F32 || channels == 3)
-    return 0;
-  for (int i = 0; i < CC_TILE_LARGE_RADII; i++)
-    if (r <= large[i])
-      return large[i];
-  return 0;
-}
-
 static CudaConvStatus
 run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
     const CcPlane * pl, const CcOutput * out, CudaConvSampleType type,
@@ -267,7 +227,7 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
   centre_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
   centre_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
   return launched (cc_separable_tile_launch (&p, type, channels, radius,
-          skipped_channel (type, channels, out), stream),
+          cc::skipped_channel (type, channels, out), stream),
       "launching the tiled separable kernel", err);
 }
 
@@ -359,7 +319,7 @@ run_separable (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels, int border,
     cudaStream_t stream, CudaConvError * err)
 {
-  int radius = tile_radius (job, type, channels);
+  int radius = cc::tile_radius (job->rx, job->ry, type, channels);
 
   if (radius > 0)
     return run_tile (cuda, job, radius, pl, out, type, channels, border,
@@ -387,11 +347,11 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
   CcBoxRowParams rp;
   CudaConvStatus s;
 
-  if (rx <= CC_TILE_MAX_RADIUS && ry <= CC_TILE_MAX_RADIUS) {
+  if (rx <= cc::TILE_MAX_RADIUS && ry <= cc::TILE_MAX_RADIUS) {
     /* small windows: unit taps through the separable path, the gain on
      * one axis */
-    double tx[2 * CC_TILE_MAX_RADIUS + 1];
-    double ty[2 * CC_TILE_MAX_RADIUS + 1];
+    double tx[2 * cc::TILE_MAX_RADIUS + 1];
+    double ty[2 * cc::TILE_MAX_RADIUS + 1];
     SepJob job = { rx, ry, tx, ty, 0, 0, plan->offset };
     for (int i = 0; i < nx; i++)
       tx[i] = 1.0;
@@ -463,7 +423,7 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
 {
   int rx = plan->radius_x, ry = plan->radius_y;
   int nx = 2 * rx + 1, ny = 2 * ry + 1;
-  int fixed = rx == ry && rx >= 1 && rx <= CC_MASK_PARAM_MAX_RADIUS ? rx : 0;
+  int fixed = cc::mask_fixed_radius (rx, ry);
   CcMaskParams p;
   CcLaunchShape shape;
   CudaConvStatus s;
@@ -502,7 +462,7 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
       return s;
   }
   s = launched (cc_mask_launch (&p, type, channels, fixed,
-          skipped_channel (type, channels, out), stream),
+          cc::skipped_channel (type, channels, out), stream),
       "launching the mask kernel", err);
   if (!fixed && cc_buffer_release (&cuda->consts, stream, err) != CUDACONV_OK)
     return err != NULL ? err->status : CUDACONV_ERROR_CUDA;
@@ -528,7 +488,7 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   p.gain = (float) plan->gain;
   p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
   return launched (cc_stencil_launch (&p, type, channels,
-          skipped_channel (type, channels, out), stream),
+          cc::skipped_channel (type, channels, out), stream),
       "launching the 3x3 stencil kernel", err);
 }
 

@@ -7,10 +7,9 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The path of gaussian, sharpen, rank-1 matrices and small boxes: radii 1
- * to CC_TILE_MAX_RADIUS, and for 8- and 16-bit planes of 1, 2 or 4
- * channels the larger radii of cc_tile_large_radius (the planner pads
- * taps with zeros up to the next one).  A block makes a tile of TW x TH
+/* The path of gaussian, sharpen, rank-1 matrices and small boxes, at the
+ * radii of TileRadii and TileLargeRadii (variants.cuh; the planner pads
+ * taps with zeros up to the compiled radius).  A block makes a tile of TW x TH
  * output pixels in three steps (raw_tile.cuh has the geometry):
  *   1. fill: the raw input rows and columns the tile needs (its halo
  *      included, through the border), 16-byte copies into shared memory;
@@ -223,17 +222,14 @@ struct TileLaunch
 
   template <typename T, int C> cudaError_t run () const
   {
-    static_assert (CC_TILE_MAX_RADIUS == 8, "radii 1 .. 8 below");
-    static_assert (CC_TILE_LARGE_RADII == 4, "radii 12 .. 32 below");
     auto launch_at =[&](auto r) {
       return with_skip<T, C, decltype (r)::value> ();
     };
-    /* the large radii for 8- and 16-bit planes of 1, 2 or 4 channels */
-    if constexpr (!std::is_same_v<T, float> && C != 3) {
-      if (radius > CC_TILE_MAX_RADIUS)
-        return dispatch_value<12, 16, 24, 32> (radius, launch_at);
+    if constexpr (tile_has_large_radii (sample_type_of<T> (), C)) {
+      if (radius > TILE_MAX_RADIUS)
+        return dispatch_list (TileLargeRadii (), radius, launch_at);
     }
-    return dispatch_value<1, 2, 3, 4, 5, 6, 7, 8> (radius, launch_at);
+    return dispatch_list (TileRadii (), radius, launch_at);
   }
 };
 

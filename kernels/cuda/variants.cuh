@@ -1,0 +1,136 @@
+/* gst-cudaconv: the table of compiled kernel variants
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Which variants of the templated kernels exist, and which case each one
+ * takes.  The planner (schedule.cu) chooses from these lists and the
+ * kernels' launchers instantiate exactly these lists, so the two cannot
+ * disagree: a radius the planner picks always has a kernel. */
+
+#ifndef CUDACONV_CUDA_VARIANTS_CUH
+#define CUDACONV_CUDA_VARIANTS_CUH
+
+#include "launch.h"
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace cc
+{
+
+template <int... V> using IntList = std::integer_sequence<int, V...>;
+
+template <int... V> constexpr int
+list_max (IntList<V...>)
+{
+  int m = 0;
+  ((m = V > m ? V : m), ...);
+  return m;
+}
+
+/* The smallest entry of the list >= value, 0 when none is. */
+template <int... V> constexpr int
+list_round_up (IntList<V...>, int value)
+{
+  int best = 0;
+  ((best = V >= value && (best == 0 || V < best) ? V : best), ...);
+  return best;
+}
+
+template <typename T> constexpr CudaConvSampleType
+sample_type_of ()
+{
+  if constexpr (std::is_same_v<T, uint8_t>)
+    return CUDACONV_SAMPLE_U8;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return CUDACONV_SAMPLE_U16;
+  else
+    return CUDACONV_SAMPLE_F32;
+}
+
+/* ------------------------------------------- tiled separable kernel */
+
+/* separable_tile.cu: every radius up to 8 for every sample type and
+ * channel count ... */
+using TileRadii = IntList<1, 2, 3, 4, 5, 6, 7, 8>;
+/* ... and these larger ones for 8- and 16-bit planes of 1, 2 or 4
+ * channels; a radius in between runs at the next one up, its taps padded
+ * with zeros.  (Three channels would need too large a tile; f32 cannot pad:
+ * a zero tap times an infinite sample is a NaN the reference lacks.) */
+using TileLargeRadii = IntList<12, 16, 24, 32>;
+
+constexpr int TILE_MAX_RADIUS = list_max (TileRadii ());
+constexpr int TILE_MAX_LARGE_RADIUS = list_max (TileLargeRadii ());
+
+constexpr bool
+tile_has_large_radii (CudaConvSampleType type, int channels)
+{
+  return type != CUDACONV_SAMPLE_F32 && channels != 3;
+}
+
+/* The compiled radius the tiled kernel runs a filter of radii rx, ry at,
+ * 0 when it has none: the larger radius, the smaller axis padded with
+ * zero taps (not for f32, see above). */
+constexpr int
+tile_radius (int rx, int ry, CudaConvSampleType type, int channels)
+{
+  int r = rx > ry ? rx : ry;
+
+  if (r < 1 || (rx != ry && type == CUDACONV_SAMPLE_F32))
+    return 0;
+  if (r <= TILE_MAX_RADIUS)
+    return list_round_up (TileRadii (), r);
+  if (!tile_has_large_radii (type, channels))
+    return 0;
+  return list_round_up (TileLargeRadii (), r);
+}
+
+/* -------------------------------------------------------- mask kernel */
+
+/* mask2d.cu: square masks with these radii have their taps in the kernel
+ * parameters and a compile-time loop; 0 is the run-time radius path */
+using MaskRadii = IntList<0, 1, 2, 3, 4>;
+static_assert (list_max (MaskRadii ()) == CC_MASK_PARAM_MAX_RADIUS,
+    "the parameter block holds the largest fixed mask");
+
+constexpr int
+mask_fixed_radius (int rx, int ry)
+{
+  return rx == ry && rx >= 1 && rx <= list_max (MaskRadii ())? rx : 0;
+}
+
+/* ----------------------------------------------- channel skipping */
+
+/* 8-bit four-channel planes (RGBA-like) have variants of the tiled,
+ * stencil and fixed-mask kernels that leave channel 3 or channel 0 (alpha
+ * or padding, where the map copies or fills it) out of the arithmetic;
+ * SKIP = -1 is the variant that computes every channel. */
+constexpr bool
+has_skip_variants (CudaConvSampleType type, int channels)
+{
+  return type == CUDACONV_SAMPLE_U8 && channels == 4;
+}
+
+/* The planner's one decision: the channel to skip for this output, -1
+ * for none. */
+static inline int
+skipped_channel (CudaConvSampleType type, int channels, const CcOutput * out)
+{
+  if (!has_skip_variants (type, channels) || out->all_filter)
+    return -1;
+  if (out->action[3] != CUDACONV_CHANNEL_FILTER)
+    return 3;
+  if (out->action[0] != CUDACONV_CHANNEL_FILTER)
+    return 0;
+  return -1;
+}
+
+}                               /* namespace cc */
+
+#endif /* CUDACONV_CUDA_VARIANTS_CUH */
