@@ -20,6 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define BENCH_MAX_PLANES 3
 #define BENCH_MAX_NPP 4
 /* every row of every plane starts at a multiple of this (like a pitched
@@ -33,6 +37,8 @@ typedef enum
   BENCH_FORMAT_RGBA = 0,        /* 8-bit, 4 interleaved, alpha copied */
   BENCH_FORMAT_NV12,            /* 8-bit Y + interleaved UV at half size */
   BENCH_FORMAT_I420,            /* 8-bit Y, U, V; U and V at half size */
+  BENCH_FORMAT_P010,            /* 16-bit NV12 (10 bits used) */
+  BENCH_FORMAT_GRAY8,           /* 8-bit, 1 channel */
   BENCH_FORMAT_GRAY16,          /* 16-bit, 1 channel */
   BENCH_FORMAT_GRAY32F          /* float, 1 channel */
 } BenchFormat;
@@ -67,8 +73,13 @@ typedef struct
   int height;
   CudaConvFilterDesc desc;      /* the luma (or only) plane's filter */
   double *matrix;               /* owned by the case when custom */
-  double goal_x_copy;           /* design.md's goal, 0 when it sets none */
+  double goal_x_floor;          /* the goal, 0 when it sets none */
+  char goal_of[48];             /* a 1080p case: the 4K case whose ratio
+                                 * times BENCH_GOAL_1080P_SLACK is its goal */
 } BenchCase;
+
+/* 1080p ratios may exceed their 4K case's by this factor */
+#define BENCH_GOAL_1080P_SLACK 1.25
 
 /* The benchmark's case list (fixed, see cases.c).  Free with
  * bench_cases_free. */
@@ -128,6 +139,13 @@ const char *bench_timer_method (void);
 /* For calls whose failure changes nothing but must not go unseen (frees,
  * destroys): prints a warning to stderr unless e is cudaSuccess. */
 void bench_cuda_warn (cudaError_t e, const char *what);
+
+/* ---------------------------------------------------------------- floor */
+
+/* Queues the SM copy kernel (copy_kernel.cu): every plane's pixels from src
+ * to dst, one launch.  0, or non-zero with a message in err. */
+int bench_sm_copy (const BenchFrame * frame, const void *src, void *dst,
+    cudaStream_t stream, char *err, size_t err_size);
 
 /* ------------------------------------------------------------------ NPP */
 
@@ -222,7 +240,12 @@ typedef struct
   int cuda_failed;              /* a CUDA call failed: the context may be
                                  * unusable, stop using it for this case */
   char error[512];
-  BenchTiming copy;
+  /* the floor: the faster of copy_1d and copy_sm, same run, same
+   * rotating buffers; copy_2d (cudaMemcpy2DAsync, the old yardstick) only
+   * for comparison with earlier results */
+  BenchTiming copy_1d;          /* cudaMemcpyAsync of each plane's span */
+  BenchTiming copy_sm;          /* bench_sm_copy */
+  BenchTiming copy_2d;
   BenchTiming ours;
   BenchCheck check;
   int n_npp;
@@ -251,6 +274,10 @@ typedef struct
   char command[512];
 } BenchRun;
 
+/* The floor in us (the faster copy), 0 when neither copy ran; *which
+ * (may be NULL) says "memcpy" or "sm-copy". */
+double bench_result_floor_us (const BenchResult * result, const char **which);
+
 /* Chooses which NPP candidate the table shows (fastest equivalent one,
  * else fastest other) and sets result->npp_best. */
 void bench_result_pick_npp (BenchResult * result);
@@ -262,5 +289,9 @@ int bench_report_json (const char *path, const BenchRun * run,
 /* Prints the aligned table to stdout. */
 void bench_report_table (const BenchRun * run, const BenchResult * results,
     int n_results);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* CUDACONV_BENCH_H */

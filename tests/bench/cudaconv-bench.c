@@ -8,8 +8,9 @@
  */
 
 /* cudaconv-bench: times the GPU backend on frames already in device
- * memory, next to a device-to-device copy of the same planes (the floor of
- * a memory-bound filter) and NPP's nearest filter, checks the outputs, and
+ * memory, next to the floor (the faster of a 1-D cudaMemcpyAsync and an SM
+ * copy kernel over the same planes, in the same run and rotating buffers)
+ * and NPP's nearest filter, checks the outputs, and
  * prints a table (last) and optionally a JSON file.  Not a test: it asserts
  * no timing.  bench/README.md explains how to run it and every column.
  *
@@ -38,6 +39,8 @@
 #define DEFAULT_MAX_RUN_MS 2000.0
 #define BUDGET_MIN_RUNS 5
 #define MAX_CASE_FILTERS 16
+/* --profile: launches of each, so a profiler can skip the first (cold) */
+#define PROFILE_RUNS 3
 
 /* rotating buffers: at least this many inputs (and outputs) ... */
 #define MIN_BUFFERS 4
@@ -54,6 +57,7 @@ typedef struct
   int list;
   int no_npp;
   int no_check;
+  int profile;
   BenchTimerConfig timer;
 } Options;
 
@@ -86,12 +90,15 @@ usage (FILE * f)
       "  --json FILE       also write every figure as JSON\n"
       "  --no-npp          do not load NPP\n"
       "  --no-check        skip the CPU-backend check of our output\n"
+      "  --profile         for a profiler (ncu): per case, the SM copy and\n"
+      "                    ours %d times each, untimed; no NPP, no check\n"
       "  --budget-ms MS    time budget of one measurement; slower ones use\n"
       "                    fewer runs, at least %d (default %.0f)\n"
       "  --max-run-ms MS   a first run slower than this is timed once\n"
       "                    (default %.0f)\n"
       "Random inputs are fresh each run: CUDACONV_TEST_SEED=N replays.\n",
-      MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP, BUDGET_MIN_RUNS,
+      MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP, PROFILE_RUNS,
+      BUDGET_MIN_RUNS,
       DEFAULT_BUDGET_MS, DEFAULT_MAX_RUN_MS);
 }
 
@@ -144,6 +151,11 @@ parse_options (int argc, char **argv, Options * opt)
       opt->no_npp = 1;
       takes_value = 0;
     } else if (strcmp (a, "--no-check") == 0) {
+      opt->no_check = 1;
+      takes_value = 0;
+    } else if (strcmp (a, "--profile") == 0) {
+      opt->profile = 1;
+      opt->no_npp = 1;
       opt->no_check = 1;
       takes_value = 0;
     } else if (v == NULL) {
@@ -364,8 +376,10 @@ free_case_state (CaseState * st)
 
 /* --------------------------------------------------------------- runs */
 
+/* The old yardstick, kept for comparison with earlier results: on an H100
+ * it is far slower than the hardware allows (the floor below). */
 static int
-run_copy (void *user, int index, cudaStream_t stream, char *err,
+run_copy_2d (void *user, int index, cudaStream_t stream, char *err,
     size_t err_size)
 {
   CaseState *st = user;
@@ -383,6 +397,43 @@ run_copy (void *user, int index, cudaStream_t stream, char *err,
     }
   }
   return 0;
+}
+
+/* One half of the floor: each plane as one 1-D span, first row's start to
+ * last row's end (the padding between rows goes along: it is what a 1-D
+ * copy of a pitched plane moves). */
+static int
+run_copy_1d (void *user, int index, cudaStream_t stream, char *err,
+    size_t err_size)
+{
+  CaseState *st = user;
+  int i = index % st->n_buffers;
+
+  for (int p = 0; p < st->frame->n_planes; p++) {
+    const BenchPlane *plane = &st->frame->planes[p];
+    size_t span = plane->view.stride * (size_t) (plane->view.height - 1) +
+        plane->row_bytes;
+    cudaError_t e = cudaMemcpyAsync (st->out[i] + plane->offset,
+        st->in[i] + plane->offset, span, cudaMemcpyDeviceToDevice, stream);
+    if (e != cudaSuccess) {
+      snprintf (err, err_size, "cudaMemcpyAsync: %s", cudaGetErrorString (e));
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The other half: an SM kernel moving only the pixels, every plane in one
+ * launch (copy_kernel.cu). */
+static int
+run_copy_sm (void *user, int index, cudaStream_t stream, char *err,
+    size_t err_size)
+{
+  CaseState *st = user;
+  int i = index % st->n_buffers;
+
+  return bench_sm_copy (st->frame, st->in[i], st->out[i], stream, err,
+      err_size);
 }
 
 static int
@@ -583,6 +634,76 @@ measure_npp_candidates (BenchNpp * npp, const BenchCase * bcase,
   bench_result_pick_npp (result);
 }
 
+static int
+time_copy (cudaStream_t stream, BenchRunFunc func, CaseState * st,
+    const Options * opt, const char *what, BenchTiming * timing,
+    BenchResult * result)
+{
+  if (bench_time (stream, func, st, &opt->timer, timing))
+    return 1;
+  snprintf (result->error, sizeof (result->error), "%s: %.480s", what,
+      timing->error);
+  result->ok = 0;
+  return 0;
+}
+
+/* The SM copy is half of the floor: it must really copy.  Runs it on
+ * buffer 0 into a cleared output and compares every row's pixels. */
+static int
+check_sm_copy (CaseState * st, cudaStream_t stream, BenchResult * result)
+{
+  size_t bytes = st->frame->alloc_bytes;
+  uint8_t *in = malloc (bytes), *out = malloc (bytes);
+  char err[256] = "";
+  int ok = in != NULL && out != NULL;
+
+  if (!ok)
+    snprintf (result->error, sizeof (result->error), "out of host memory");
+  ok = ok && cuda_check (cudaMemsetAsync (st->out[0], 0xa5, bytes, stream),
+      "poisoning an output", result);
+  if (ok && run_copy_sm (st, 0, stream, err, sizeof (err)) != 0) {
+    snprintf (result->error, sizeof (result->error), "%s", err);
+    ok = 0;
+  }
+  ok = ok && cuda_check (cudaStreamSynchronize (stream), "SM copy", result) &&
+      cuda_check (cudaMemcpy (in, st->in[0], bytes, cudaMemcpyDeviceToHost),
+      "downloading", result) &&
+      cuda_check (cudaMemcpy (out, st->out[0], bytes, cudaMemcpyDeviceToHost),
+      "downloading", result);
+  for (int p = 0; ok && p < st->frame->n_planes; p++) {
+    const BenchPlane *plane = &st->frame->planes[p];
+    for (int y = 0; ok && y < plane->view.height; y++) {
+      size_t at = plane->offset + (size_t) y * plane->view.stride;
+      if (memcmp (in + at, out + at, plane->row_bytes) != 0) {
+        snprintf (result->error, sizeof (result->error),
+            "the SM copy is wrong in plane %d, row %d", p, y);
+        ok = 0;
+      }
+    }
+  }
+  free (in);
+  free (out);
+  result->ok = result->ok && ok;
+  return ok;
+}
+
+/* Untimed launches for a profiler, which times each kernel itself. */
+static void
+profile_case (CaseState * st, cudaStream_t stream, BenchResult * result)
+{
+  char err[256] = "";
+  int failed = 0;
+
+  for (int i = 0; i < PROFILE_RUNS && !failed; i++)
+    failed = run_copy_sm (st, i, stream, err, sizeof (err));
+  for (int i = 0; i < PROFILE_RUNS && !failed; i++)
+    failed = run_ours (st, i, stream, err, sizeof (err));
+  if (failed)
+    snprintf (result->error, sizeof (result->error), "%s", err);
+  result->ok = !failed && cuda_check (cudaStreamSynchronize (stream),
+      "profiled runs", result);
+}
+
 static void
 run_case (const BenchCase * bcase, const BenchRun * run, CudaConvCuda * cuda,
     BenchNpp * npp, cudaStream_t stream, const Options * opt, TuRng * rng,
@@ -607,12 +728,18 @@ run_case (const BenchCase * bcase, const BenchRun * run, CudaConvCuda * cuda,
   if (!alloc_buffers (&st, rng, result))
     goto done;
 
-  if (!bench_time (stream, run_copy, &st, &opt->timer, &result->copy)) {
-    snprintf (result->error, sizeof (result->error), "copy: %.480s",
-        result->copy.error);
-    result->ok = 0;
+  if (opt->profile) {
+    profile_case (&st, stream, result);
     goto done;
   }
+  if (!time_copy (stream, run_copy_1d, &st, opt, "cudaMemcpyAsync",
+          &result->copy_1d, result) ||
+      !check_sm_copy (&st, stream, result) ||
+      !time_copy (stream, run_copy_sm, &st, opt, "SM copy",
+          &result->copy_sm, result) ||
+      !time_copy (stream, run_copy_2d, &st, opt, "cudaMemcpy2DAsync",
+          &result->copy_2d, result))
+    goto done;
   if (!bench_time (stream, run_ours, &st, &opt->timer, &result->ours)) {
     snprintf (result->error, sizeof (result->error), "%s", result->ours.error);
     result->ok = 0;
@@ -634,9 +761,14 @@ print_progress (int i, int n, const BenchResult * r)
   const BenchNppResult *npp = r->npp_best >= 0 ? &r->npp[r->npp_best] : NULL;
 
   printf ("[%d/%d] %s:", i + 1, n, r->bcase->name);
+  if (r->ok && !r->ours.ok)
+    printf (" profiled (untimed)");
   if (r->ours.ok)
-    printf (" ours %.1f us (copy %.1f us, %s buffers x%d)",
-        r->ours.median_us, r->copy.median_us, r->plan_ops, r->n_buffers);
+    printf (" ours %.1f us (floor %.1f us: memcpy %.1f, SM copy %.1f, "
+        "2-D memcpy %.1f; %s, buffers x%d)", r->ours.median_us,
+        bench_result_floor_us (r, NULL), r->copy_1d.median_us,
+        r->copy_sm.median_us, r->copy_2d.median_us, r->plan_ops,
+        r->n_buffers);
   printf (", check %s", !r->check.done ? "n/a" : r->check.ok ? "ok" : "FAILED");
   if (npp != NULL)
     printf (", NPP %s %.1f us", npp->label, npp->timing.median_us);
@@ -781,7 +913,8 @@ main (int argc, char **argv)
     }
   }
 
-  bench_report_table (&run, results, n_done);
+  if (!opt.profile)
+    bench_report_table (&run, results, n_done);
   free (results);
   bench_npp_close (npp);
   cudaconv_cuda_free (cuda);

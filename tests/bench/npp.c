@@ -100,7 +100,7 @@ typedef enum
  *   Npp32s nSrcStep, NppiSize oSrcSize, NppiPoint oSrcOffset, Npp8u *pDst,
  *   Npp32s nDstStep, NppiSize oSizeROI, const int nFilterTaps,
  *   const Npp32f *pKernel, NppiBorderType eBorderType,
- *   NppStreamContext nppStreamCtx); the same for _16u_C1R */
+ *   NppStreamContext nppStreamCtx); the same for _8u_C1R and _16u_C1R */
 typedef NppStatus (*GaussAdvancedFunc) (const void *src, int src_step,
     NppiSize src_size, NppiPoint src_offset, void *dst, int dst_step,
     NppiSize roi, int n_taps, const float *taps, NppiBorderType border,
@@ -108,7 +108,7 @@ typedef NppStatus (*GaussAdvancedFunc) (const void *src, int src_step,
 
 /* nppiFilterGaussBorder_8u_C4R_Ctx (pSrc, nSrcStep, oSrcSize, oSrcOffset,
  *   pDst, nDstStep, oSizeROI, NppiMaskSize eMaskSize,
- *   NppiBorderType eBorderType, nppStreamCtx); also _16u_C1R, and
+ *   NppiBorderType eBorderType, nppStreamCtx); also _8u_C1R, _16u_C1R, and
  * nppiFilterLaplaceBorder_8u_C4R_Ctx has the same parameters */
 typedef NppStatus (*MaskSizeFunc) (const void *src, int src_step,
     NppiSize src_size, NppiPoint src_offset, void *dst, int dst_step,
@@ -433,12 +433,22 @@ list_candidates (const BenchCase * bcase, Candidate * out)
               "NPP's fixed sigma 0.4 + 0.6 * (side / 2)", 0);
       }
       break;
+    case BENCH_FORMAT_GRAY8:
+      if (d->kind == CUDACONV_KIND_GAUSSIAN && square) {
+        ADD (CALL_GAUSS_ADVANCED, "nppiFilterGaussAdvancedBorder_8u_C1R_Ctx",
+            "", 1);
+        if (mask_size_for (2 * d->radius_x + 1, &mask))
+          ADD (CALL_GAUSS_MASK, "nppiFilterGaussBorder_8u_C1R_Ctx",
+              "NPP's fixed sigma 0.4 + 0.6 * (side / 2)", 0);
+      }
+      break;
     case BENCH_FORMAT_GRAY32F:
       if (d->kind == CUDACONV_KIND_BOX)
         ADD (CALL_BOX, "nppiFilterBoxBorder_32f_C1R_Ctx", "", 1);
       break;
     case BENCH_FORMAT_NV12:
     case BENCH_FORMAT_I420:
+    case BENCH_FORMAT_P010:
       break;                    /* NPP has no planar-YUV filters */
   }
 #undef ADD

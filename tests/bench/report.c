@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_COLUMNS 14
+#define N_COLUMNS 15
 #define CELL_SIZE 48
 
 /* --------------------------------------------------------------- figures */
@@ -42,6 +42,55 @@ static double
 gb_per_s (const BenchResult * r, double us)
 {
   return 2.0 * r->frame.payload_bytes / us / 1e3;
+}
+
+double
+bench_result_floor_us (const BenchResult * r, const char **which)
+{
+  int have_1d = r->copy_1d.ok && r->copy_1d.median_us > 0;
+  int have_sm = r->copy_sm.ok && r->copy_sm.median_us > 0;
+  int sm = have_sm && (!have_1d ||
+      r->copy_sm.median_us < r->copy_1d.median_us);
+
+  if (which != NULL)
+    *which = sm ? "sm-copy" : have_1d ? "memcpy" : "none";
+  return sm ? r->copy_sm.median_us : have_1d ? r->copy_1d.median_us : 0;
+}
+
+/* ours / floor, 0 when either is missing */
+static double
+x_floor (const BenchResult * r)
+{
+  double floor_us = bench_result_floor_us (r, NULL);
+
+  return r->ours.ok && r->ours.median_us > 0 && floor_us > 0 ?
+      r->ours.median_us / floor_us : 0;
+}
+
+/* The case's goal as a multiple of the floor: its own, or (1080p) its 4K
+ * case's measured ratio times the slack; 0 when none or not measured. */
+static double
+goal_x_floor (const BenchResult * r, const BenchResult * results,
+    int n_results)
+{
+  if (r->bcase->goal_x_floor > 0)
+    return r->bcase->goal_x_floor;
+  if (r->bcase->goal_of[0] == '\0')
+    return 0;
+  for (int i = 0; i < n_results; i++)
+    if (strcmp (results[i].bcase->name, r->bcase->goal_of) == 0)
+      return x_floor (&results[i]) * BENCH_GOAL_1080P_SLACK;
+  return 0;
+}
+
+/* an NPP function that computes our filter and is faster than ours */
+static int
+npp_faster (const BenchResult * r)
+{
+  const BenchNppResult *npp = r->npp_best >= 0 ? &r->npp[r->npp_best] : NULL;
+
+  return npp != NULL && npp->equivalent && r->ours.ok &&
+      npp->timing.median_us < r->ours.median_us;
 }
 
 void
@@ -71,13 +120,14 @@ typedef struct
 } Row;
 
 static const char *const headers[N_COLUMNS] = {
-  "case", "frame", "ours_us", "Mpix/s", "GB/s", "copy_us", "x_copy", "goal",
-  "check", "npp_us", "npp_function", "npp_border", "npp_mad", "speedup"
+  "case", "frame", "ours_us", "GB/s", "%peak", "floor_us", "floor_by",
+  "x_floor", "goal", "check", "npp_us", "npp_function", "npp_border",
+  "npp_mad", "speedup"
 };
 
 /* text columns are left-aligned, figures right-aligned */
 static const int left_aligned[N_COLUMNS] = {
-  1, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 1, 0, 0
+  1, 1, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 1, 0, 0
 };
 
 static void
@@ -91,10 +141,14 @@ set_cell (Row * row, int column, const char *format, ...)
 }
 
 static void
-fill_row (const BenchResult * r, Row * row)
+fill_row (const BenchRun * run, const BenchResult * r,
+    const BenchResult * results, int n_results, Row * row)
 {
   const BenchNppResult *npp = r->npp_best >= 0 ? &r->npp[r->npp_best] : NULL;
   int have_ours = r->ours.ok && r->ours.median_us > 0;
+  const char *floor_by;
+  double floor_us = bench_result_floor_us (r, &floor_by);
+  double x = x_floor (r), goal = goal_x_floor (r, results, n_results);
 
   memset (row, 0, sizeof (*row));
   set_cell (row, 0, "%s", r->bcase->name);
@@ -102,32 +156,35 @@ fill_row (const BenchResult * r, Row * row)
       bench_format_name (r->bcase->format));
   if (have_ours) {
     set_cell (row, 2, "%.1f", r->ours.median_us);
-    set_cell (row, 3, "%.0f", mpix_per_s (r, r->ours.median_us));
-    set_cell (row, 4, "%.0f", gb_per_s (r, r->ours.median_us));
+    set_cell (row, 3, "%.0f", gb_per_s (r, r->ours.median_us));
+    if (run->peak_gb_s > 0)
+      set_cell (row, 4, "%.0f", 100 * gb_per_s (r, r->ours.median_us) /
+          run->peak_gb_s);
   } else {
     set_cell (row, 2, "FAIL");
   }
-  if (r->copy.ok)
-    set_cell (row, 5, "%.1f", r->copy.median_us);
-  if (have_ours && r->copy.ok && r->copy.median_us > 0) {
-    double x = r->ours.median_us / r->copy.median_us;
-    set_cell (row, 6, "%.2f", x);
-    if (r->bcase->goal_x_copy > 0)
-      set_cell (row, 7, "<=%.1f %s", r->bcase->goal_x_copy,
-          x <= r->bcase->goal_x_copy ? "met" : "MISSED");
+  if (floor_us > 0) {
+    set_cell (row, 5, "%.1f", floor_us);
+    set_cell (row, 6, "%s", floor_by);
   }
-  set_cell (row, 8, "%s", !r->check.done ? "n/a" : r->check.ok ? "ok" : "FAIL");
+  if (x > 0) {
+    set_cell (row, 7, "%.2f", x);
+    if (goal > 0)
+      set_cell (row, 8, "<=%.2f %s", goal, x <= goal ? "met" : "MISSED");
+  }
+  set_cell (row, 9, "%s", !r->check.done ? "n/a" : r->check.ok ? "ok" : "FAIL");
   if (npp != NULL) {
     /* '~': NPP computes a different filter (see the notes) */
-    set_cell (row, 9, "%s%.1f", npp->equivalent ? "" : "~",
+    set_cell (row, 10, "%s%.1f", npp->equivalent ? "" : "~",
         npp->timing.median_us);
-    set_cell (row, 10, "%s", npp->label);
-    set_cell (row, 11, "%s", bench_npp_border_name (npp->border));
+    set_cell (row, 11, "%s", npp->label);
+    set_cell (row, 12, "%s", bench_npp_border_name (npp->border));
     if (npp->compared)
-      set_cell (row, 12, "%.3f", npp->mad);
+      set_cell (row, 13, "%.3f", npp->mad);
     if (have_ours)
-      set_cell (row, 13, npp->equivalent ? "%.2fx" : "(%.2fx)",
-          npp->timing.median_us / r->ours.median_us);
+      set_cell (row, 14, npp->equivalent ? "%.2fx%s" : "(%.2fx)",
+          npp->timing.median_us / r->ours.median_us,
+          npp_faster (r) ? " NPP-FASTER" : "");
   }
 }
 
@@ -164,8 +221,10 @@ print_notes (const BenchRun * run, const BenchResult * results, int n_results)
       NOTE ("check n/a: %s", r->check.detail);
     if (r->ours.ok && !r->ours.gated)
       NOTE ("ours timed without the host gate (a gate timed out)");
-    if (r->copy.ok && !r->copy.gated)
-      NOTE ("copy timed without the host gate (a gate timed out)");
+    if (r->copy_1d.ok && !r->copy_1d.gated)
+      NOTE ("memcpy timed without the host gate (a gate timed out)");
+    if (r->copy_sm.ok && !r->copy_sm.gated)
+      NOTE ("SM copy timed without the host gate (a gate timed out)");
     if (r->ours.ok && r->ours.runs < run->timer.runs)
       NOTE ("ours: only %d timed runs (--budget-ms, --max-run-ms)",
           r->ours.runs);
@@ -194,7 +253,7 @@ bench_report_table (const BenchRun * run, const BenchResult * results,
   for (int c = 0; c < N_COLUMNS; c++)
     set_cell (&rows[0], c, "%s", headers[c]);
   for (int i = 0; i < n_results; i++)
-    fill_row (&results[i], &rows[i + 1]);
+    fill_row (run, &results[i], results, n_results, &rows[i + 1]);
   for (int i = 0; i <= n_results; i++)
     for (int c = 0; c < N_COLUMNS; c++) {
       int len = (int) strlen (rows[i].cell[c]);
@@ -213,9 +272,12 @@ bench_report_table (const BenchRun * run, const BenchResult * results,
       "buffers (see n_buffers in the JSON) so the working set exceeds L2\n",
       bench_timer_method (), run->timer.runs);
   printf ("NPP: %s\n", run->npp);
-  printf ("GB/s: one read + one write of the frame's pixels; x_copy: ours / "
-      "cudaMemcpy2DAsync D2D of the same planes (the floor ratio); "
-      "~: NPP computes a different filter\n\n");
+  printf ("GB/s: one read + one write of the frame's pixels; %%peak: that "
+      "against the DRAM peak; floor_us: the faster of a 1-D cudaMemcpyAsync "
+      "(memcpy) and an SM copy kernel (sm-copy) of the same planes, same "
+      "run and buffers; x_floor: ours / floor; goal: the 4K goal, or at "
+      "1080p the 4K ratio x %.2f; speedup: NPP / ours; ~: NPP computes a "
+      "different filter\n\n", BENCH_GOAL_1080P_SLACK);
   for (int i = 0; i <= n_results; i++)
     print_row (&rows[i], width);
   free (rows);
@@ -300,11 +362,14 @@ json_npp (FILE * f, const BenchResult * r, const BenchNppResult * n)
 }
 
 static void
-json_result (FILE * f, const BenchResult * r, double run_peak_gb_s)
+json_result (FILE * f, const BenchResult * r, const BenchResult * results,
+    int n_results, double run_peak_gb_s)
 {
   const BenchCase *c = r->bcase;
   int ours = r->ours.ok && r->ours.median_us > 0;
-  int both = ours && r->copy.ok && r->copy.median_us > 0;
+  const char *floor_by;
+  double floor_us = bench_result_floor_us (r, &floor_by);
+  double x = x_floor (r), goal = goal_x_floor (r, results, n_results);
 
   fputs ("    {\"name\": ", f);
   json_string (f, c->name);
@@ -324,7 +389,17 @@ json_result (FILE * f, const BenchResult * r, double run_peak_gb_s)
   fputs (",\n     ", f);
   json_timing (f, "ours", &r->ours);
   fputs (",\n     ", f);
-  json_timing (f, "copy", &r->copy);
+  json_timing (f, "copy_memcpy_1d", &r->copy_1d);
+  fputs (",\n     ", f);
+  json_timing (f, "copy_sm_kernel", &r->copy_sm);
+  fputs (",\n     ", f);
+  json_timing (f, "copy_memcpy_2d", &r->copy_2d);
+  fputs (",\n     \"floor_us\": ", f);
+  json_number (f, floor_us > 0, floor_us);
+  fputs (", \"floor_by\": ", f);
+  json_string (f, floor_by);
+  fputs (", \"floor_gb_per_s\": ", f);
+  json_number (f, floor_us > 0, floor_us > 0 ? gb_per_s (r, floor_us) : 0);
   fputs (",\n     \"mpix_per_s\": ", f);
   json_number (f, ours, ours ? mpix_per_s (r, r->ours.median_us) : 0);
   fputs (", \"gb_per_s\": ", f);
@@ -332,13 +407,19 @@ json_result (FILE * f, const BenchResult * r, double run_peak_gb_s)
   fputs (", \"dram_peak_fraction\": ", f);
   json_number (f, ours && run_peak_gb_s > 0, ours && run_peak_gb_s > 0 ?
       gb_per_s (r, r->ours.median_us) / run_peak_gb_s : 0);
-  fputs (", \"copy_gb_per_s\": ", f);
-  json_number (f, r->copy.ok && r->copy.median_us > 0,
-      gb_per_s (r, r->copy.median_us));
-  fputs (", \"x_copy\": ", f);
-  json_number (f, both, both ? r->ours.median_us / r->copy.median_us : 0);
-  fputs (", \"goal_x_copy\": ", f);
-  json_number (f, c->goal_x_copy > 0, c->goal_x_copy);
+  fputs (", \"x_floor\": ", f);
+  json_number (f, x > 0, x);
+  fputs (", \"goal_x_floor\": ", f);
+  json_number (f, goal > 0, goal);
+  fputs (", \"goal_met\": ", f);
+  if (x > 0 && goal > 0)
+    fputs (x <= goal ? "true" : "false", f);
+  else
+    fputs ("null", f);
+  fputs (", \"x_memcpy_2d\": ", f);
+  json_number (f, ours && r->copy_2d.ok && r->copy_2d.median_us > 0,
+      ours ? r->ours.median_us / r->copy_2d.median_us : 0);
+  fprintf (f, ", \"npp_faster\": %s", npp_faster (r) ? "true" : "false");
   fputs (",\n     \"check\": {\"done\": ", f);
   fprintf (f, "%s, \"ok\": %s, \"compared\": %ld, \"bad\": %ld, "
       "\"max_abs\": ", r->check.done ? "true" : "false",
@@ -394,7 +475,7 @@ bench_report_json (const char *path, const BenchRun * run,
       "  \"cases\": [\n", run->timer.runs, run->timer.warmup,
       run->timer.budget_ms);
   for (int i = 0; i < n_results; i++) {
-    json_result (f, &results[i], run->peak_gb_s);
+    json_result (f, &results[i], results, n_results, run->peak_gb_s);
     fputs (i + 1 < n_results ? ",\n" : "\n", f);
   }
   fputs ("  ]\n}\n", f);
