@@ -58,7 +58,7 @@ typedef struct
 {
   const GstCudaConvRegistryOps *ops;
   GstObject *context;           /* owned: where it is undone */
-  gpointer data;                /* page-aligned, as locked */
+  gpointer data;                /* the whole allocation, as locked */
   gsize size;
 } Registration;
 
@@ -202,7 +202,6 @@ register_memory (GstObject * owner, GstObject * context,
     const GstCudaConvRegistryOps * ops, GstMemory * root)
 {
   GstMiniObject *obj = GST_MINI_OBJECT_CAST (root);
-  gsize page = page_size ();
   guintptr start, end;
   Registration *reg;
   gchar *reason = NULL;
@@ -216,14 +215,14 @@ register_memory (GstObject * owner, GstObject * context,
     gst_mini_object_set_qdata (obj, registry_quark (), MARK_SKIP, NULL);
     return;
   }
-  /* map.data lies root->offset bytes into the allocation; pages, so no
-   * other registration shares one at either end */
+  /* map.data lies root->offset bytes into the allocation.  Exactly its
+   * bytes, not rounded out to pages (CUDA 13 needs no alignment): a range
+   * reaching into a neighbour's allocation would make the library take
+   * that neighbour's frame, which runs past the range, for pinned. */
   data = map.data;
   start = (guintptr) data - root->offset;
   end = start + root->maxsize;
   gst_memory_unmap (root, &map);
-  start &= ~(guintptr) (page - 1);
-  end = (end + page - 1) & ~(guintptr) (page - 1);
 
   if (live_bytes + (end - start) > max_bytes ()) {
     GST_LOG_OBJECT (owner, "memory %p stays pageable: %" G_GUINT64_FORMAT
@@ -238,7 +237,7 @@ register_memory (GstObject * owner, GstObject * context,
   }
   locked = ops->lock (context, (gpointer) start, end - start, &reason);
   if (!locked) {
-    /* e.g. a page shared with memory registered before: staged */
+    /* e.g. overlapping a range registered before: staged */
     GST_INFO_OBJECT (owner, "cannot register memory %p (%" G_GSIZE_FORMAT
         " bytes), it stays pageable: %s", root, (gsize) (end - start),
         GST_STR_NULL (reason));
