@@ -1001,6 +1001,9 @@ gst_cuda_conv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   if (self->use_gpu) {
     in_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, inbuf);
     out_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, outbuf);
+    /* recycled system memory is page-locked once, then moves directly */
+    gst_cuda_conv_gpu_prepare_host (self->gpu, inbuf, in_memory);
+    gst_cuda_conv_gpu_prepare_host (self->gpu, outbuf, out_memory);
   }
   GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT ": %s memory in, %s out",
       GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)),

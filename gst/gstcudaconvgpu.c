@@ -17,6 +17,7 @@
 #endif
 
 #include "gstcudaconvgpu.h"
+#include "gstcudaconvregistry.h"
 
 #if HAVE_GST_CUDA
 #define GST_USE_UNSTABLE_API
@@ -347,6 +348,19 @@ gst_cuda_conv_gpu_map_flags (CudaConvMemory where)
     return GST_MAP_CUDA;
 #endif
   return 0;
+}
+
+void
+gst_cuda_conv_gpu_prepare_host (GstCudaConvGpu * gpu, GstBuffer * buffer,
+    CudaConvMemory where)
+{
+#if HAVE_GST_CUDA
+  /* only the streaming thread changes a context the backend is bound to */
+  if (gpu->cuda != NULL && where == CUDACONV_MEMORY_HOST &&
+      gpu->context != NULL)
+    gst_cuda_conv_registry_prepare (GST_OBJECT (gpu->element),
+        GST_OBJECT (gpu->context), buffer);
+#endif
 }
 
 /* ----------------------------------------------------------------- runs */

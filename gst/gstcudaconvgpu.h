@@ -79,6 +79,14 @@ CudaConvMemory gst_cuda_conv_gpu_buffer_memory (GstCudaConvGpu * gpu,
 /* The flags to add to a GstVideoFrame map of memory in where. */
 GstMapFlags gst_cuda_conv_gpu_map_flags (CudaConvMemory where);
 
+/* Before buffer's frame is mapped for a run from or to where: system
+ * memory that the element sees again (a recycling upstream or downstream
+ * pool) is page-locked once in the backend's context, so later runs
+ * transfer it directly (gstcudaconvregistry.h).  Does nothing for CUDA
+ * memory, without a shared GstCudaContext, or when closed. */
+void gst_cuda_conv_gpu_prepare_host (GstCudaConvGpu * gpu,
+    GstBuffer * buffer, CudaConvMemory where);
+
 /* Makes the backend's CUDA context current on the calling thread around a
  * frame's library calls; every successful begin needs an end. */
 gboolean gst_cuda_conv_gpu_begin (GstCudaConvGpu * gpu, CudaConvError * err);

@@ -95,6 +95,24 @@ cudaconv_cuda_host_is_pinned (const void *data)
   return 0;
 }
 
+CudaConvStatus
+cudaconv_cuda_host_register (void *data, size_t size, CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
+CudaConvStatus
+cudaconv_cuda_host_unregister (void *data, CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
+int
+cudaconv_cuda_host_registrations (void)
+{
+  return 0;
+}
+
 void
 cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown)
 {

@@ -396,8 +396,27 @@ CudaConvStatus cudaconv_cuda_run_frame (CudaConvCuda * cuda,
 void *cudaconv_cuda_host_alloc (size_t size, CudaConvError * err);
 void cudaconv_cuda_host_free (void *data);
 
-/* 1 when data lies in pinned host memory the GPU can reach directly. */
+/* 1 when data lies in pinned host memory the GPU can reach directly
+ * (cudaconv_cuda_host_alloc's, or registered as below). */
 int cudaconv_cuda_host_is_pinned (const void *data);
+
+/* Page-locks existing host memory [data, data + size) in place
+ * (cudaHostRegister, portable), so runs reach it as directly as pinned
+ * memory.  For memory that is used for many frames: registering costs
+ * about as much as allocating pinned memory.  The CUDA context current on
+ * the calling thread (or device 0's primary one) registers it.  Fails (err
+ * set, with CUDA's text) e.g. when part of the range is registered
+ * already.  Every registration must be undone with
+ * cudaconv_cuda_host_unregister (data) before the memory is freed. */
+CudaConvStatus cudaconv_cuda_host_register (void *data, size_t size,
+    CudaConvError * err);
+/* Undoes cudaconv_cuda_host_register (the same data pointer); err may be
+ * NULL. */
+CudaConvStatus cudaconv_cuda_host_unregister (void *data,
+    CudaConvError * err);
+/* How many registrations made by cudaconv_cuda_host_register are live in
+ * the process (all callers together): for leak checks. */
+int cudaconv_cuda_host_registrations (void);
 
 #ifdef __cplusplus
 }

@@ -18,17 +18,21 @@ extern "C" {
 #endif
 
 /* Fault injection.  Arms a fault: the countdown-th next device allocation
- * (ALLOC) or kernel launch (LAUNCH), over every instance of the library in
+ * (ALLOC), kernel launch (LAUNCH) or host registration (REGISTER,
+ * cudaconv_cuda_host_register), over every instance of the library in
  * the process (the plugin's and the program's alike: it is one shared
  * library), fails once as if CUDA had refused it
- * (cudaErrorMemoryAllocation, cudaErrorLaunchOutOfResources).  NONE
- * disarms.  cudaconv_cuda_new also arms it from the environment,
- * CUDACONV_FAULT=alloc|launch[:countdown], for a plugin's instances. */
+ * (cudaErrorMemoryAllocation, cudaErrorLaunchOutOfResources,
+ * cudaErrorHostMemoryAlreadyRegistered).  NONE disarms.
+ * cudaconv_cuda_new also arms it from the environment,
+ * CUDACONV_FAULT=alloc|launch|register[:countdown], for a plugin's
+ * instances. */
 typedef enum
 {
   CUDACONV_FAULT_NONE = 0,
   CUDACONV_FAULT_ALLOC,
-  CUDACONV_FAULT_LAUNCH
+  CUDACONV_FAULT_LAUNCH,
+  CUDACONV_FAULT_REGISTER
 } CudaConvFault;
 
 void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);

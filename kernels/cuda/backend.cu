@@ -162,7 +162,7 @@ cc_malloc (void **data, size_t bytes)
   return cudaMalloc (data, bytes);
 }
 
-/* CUDACONV_FAULT=alloc|launch[:countdown] */
+/* CUDACONV_FAULT=alloc|launch|register[:countdown] */
 static void
 arm_fault_from_environment (void)
 {
@@ -176,6 +176,8 @@ arm_fault_from_environment (void)
     fault = CUDACONV_FAULT_ALLOC;
   else if (strncmp (value, "launch", 6) == 0)
     fault = CUDACONV_FAULT_LAUNCH;
+  else if (strncmp (value, "register", 8) == 0)
+    fault = CUDACONV_FAULT_REGISTER;
   else
     return;
   colon = strchr (value, ':');

@@ -14,7 +14,11 @@
  * (warm-up)th and (warm-up + frames)th buffer.  For 4K and 1080p RGBA,
  * gaussian radius 4:
  *
- *   pageable   system memory in and out, upstream buffers from malloc
+ *   pageable-recycled   system memory in and out, upstream cycling
+ *              through 4 buffers of its own (malloc'ed, pageable): the
+ *              element registers them with CUDA on their second frame
+ *   pageable-fresh      the same with a new malloc'ed buffer every frame
+ *              (never registered: staged through pinned buffers)
  *   pinned     system memory, upstream buffers from the pool the element
  *              proposes (pinned), output from its own pinned pool
  *   cuda       CUDA memory in and out, frames uploaded once beforehand
@@ -25,13 +29,23 @@
  *              (cudaconv_cuda_run_transfer pinned, cudaconv_cuda_run + sync
  *              on device memory): what the element adds is the difference
  *
- * and the CPU `gaussianblur` (gaudieffects) on 1080p AYUV.  Each element
- * case checks that the filter negotiated the memory it was meant to (no
- * silent passthrough, no system memory where CUDA memory was asked for).
+ * and the CPU `gaussianblur` (gaudieffects) on 1080p AYUV.  Then many
+ * streams on one GPU: 1080p-streams-N runs N pipelines (pinned, as
+ * `pinned`) at once in one process, each fed by its own thread, all in the
+ * one shared GstCudaContext; it reports each stream's frame rate, their
+ * total and the spread (fastest / slowest - 1).
+ *
+ * Each element case checks that the filter negotiated the memory it was
+ * meant to (no silent passthrough, no system memory where CUDA memory was
+ * asked for) and, in every stream, compares one whole output frame (the
+ * middle of the warm-up) with the CPU backend's on the same input, within
+ * one step.  "elem ms" is the element's own time per frame: the median,
+ * over the timed frames, of the wall time from a buffer reaching its sink
+ * pad to its output leaving its source pad (pad probes, same thread).
  * Not a test: it asserts no timing.  A table is printed last.
  *
  *   bench-element [--frames N] [--warmup N] [--case SUBSTRING]
- *                 [--json FILE] [--list]
+ *                 [--pipelines N] [--json FILE] [--list]
  *
  * Exit status: 0 every case ran; 1 a case failed; 2 bad options; 77 no
  * usable GPU. */
@@ -66,7 +80,8 @@
 
 typedef enum
 {
-  SUPPLY_PAGEABLE,              /* gst_buffer_new_allocate */
+  SUPPLY_PAGEABLE,              /* gst_buffer_new_allocate, recycled */
+  SUPPLY_FRESH,                 /* a new gst_buffer_new_allocate a frame */
   SUPPLY_PINNED,                /* the pool the first element proposes */
   SUPPLY_CUDA                   /* GstCudaBufferPool, uploaded once */
 } Supply;
@@ -91,51 +106,74 @@ typedef struct
   /* what the filter f must have negotiated (-1: no filter named f) */
   gint in_cuda;
   gint out_cuda;
+  guint streams;                /* pipelines at once; 0: 1 */
 } Case;
 
 #define SIZE_CASES(tag, w, h) \
-  {tag "-pageable", "element, system memory, pageable in", RUN_PIPELINE, \
-      "RGBA", w, h, SUPPLY_PAGEABLE, FILTER_CHAIN, 0, 0}, \
+  {tag "-pageable-recycled", "element, pageable in, 4 buffers recycled", \
+      RUN_PIPELINE, "RGBA", w, h, SUPPLY_PAGEABLE, FILTER_CHAIN, 0, 0, 0}, \
+  {tag "-pageable-fresh", "element, pageable in, new buffer a frame", \
+      RUN_PIPELINE, "RGBA", w, h, SUPPLY_FRESH, FILTER_CHAIN, 0, 0, 0}, \
   {tag "-pinned", "element, system memory, pinned in and out", \
-      RUN_PIPELINE, "RGBA", w, h, SUPPLY_PINNED, FILTER_CHAIN, 0, 0}, \
+      RUN_PIPELINE, "RGBA", w, h, SUPPLY_PINNED, FILTER_CHAIN, 0, 0, 0}, \
   {tag "-cuda", "element, CUDA memory in and out", RUN_PIPELINE, "RGBA", \
-      w, h, SUPPLY_CUDA, FILTER_CHAIN, 1, 1}, \
+      w, h, SUPPLY_CUDA, FILTER_CHAIN, 1, 1, 0}, \
   {tag "-sys-to-cuda", "element, pinned in, CUDA memory out", \
       RUN_PIPELINE, "RGBA", w, h, SUPPLY_PINNED, \
-      FILTER_CHAIN " ! video/x-raw(memory:CUDAMemory)", 0, 1}, \
+      FILTER_CHAIN " ! video/x-raw(memory:CUDAMemory)", 0, 1, 0}, \
   {tag "-cuda-to-sys", "element, CUDA memory in, pinned out", \
       RUN_PIPELINE, "RGBA", w, h, SUPPLY_CUDA, \
-      FILTER_CHAIN " ! video/x-raw", 1, 0}, \
+      FILTER_CHAIN " ! video/x-raw", 1, 0, 0}, \
   {tag "-roundtrip", "cudaupload ! cudadownload, pageable in", \
       RUN_PIPELINE, "RGBA", w, h, SUPPLY_PAGEABLE, \
-      "cudaupload ! video/x-raw(memory:CUDAMemory) ! cudadownload", -1, -1}, \
+      "cudaupload ! video/x-raw(memory:CUDAMemory) ! cudadownload", \
+      -1, -1, 0}, \
   {tag "-lib-host", "library alone, pinned host to host", RUN_LIB_HOST, \
-      "RGBA", w, h, SUPPLY_PINNED, NULL, -1, -1}, \
+      "RGBA", w, h, SUPPLY_PINNED, NULL, -1, -1, 0}, \
   {tag "-lib-device", "library alone, device, run + sync", RUN_LIB_DEVICE, \
-      "RGBA", w, h, SUPPLY_CUDA, NULL, -1, -1}
+      "RGBA", w, h, SUPPLY_CUDA, NULL, -1, -1, 0}
 
-static const Case cases[] = {
+#define STREAMS_CASE(n) \
+  {"1080p-streams-" #n, "element, " #n " pipelines at once, pinned", \
+      RUN_PIPELINE, "RGBA", 1920, 1080, SUPPLY_PINNED, FILTER_CHAIN, 0, 0, n}
+
+/* not const: --pipelines N replaces the streams cases with one of N */
+static Case cases[] = {
   SIZE_CASES ("4k", 3840, 2160),
   SIZE_CASES ("1080p", 1920, 1080),
   {"1080p-ayuv-gaussianblur", "gaussianblur (CPU, gaudieffects), AYUV",
         RUN_PIPELINE, "AYUV", 1920, 1080, SUPPLY_PAGEABLE, "gaussianblur", -1,
-      -1},
+      -1, 0},
+  STREAMS_CASE (1),
+  STREAMS_CASE (2),
+  STREAMS_CASE (4),
+  STREAMS_CASE (8),
 };
+
+/* the most pipelines --pipelines takes */
+#define MAX_STREAMS 64
 
 typedef struct
 {
   gboolean ok;
   gchar *error;
-  guint frames;
-  gdouble seconds;
+  guint frames;                 /* all streams together */
+  gdouble seconds;              /* first stream's start to last one's end */
   gdouble fps;
   gdouble ms_per_frame;
+  gdouble element_ms;           /* median element time (mean over streams) */
+  guint verified;               /* output frames compared with the CPU */
+  guint streams;                /* streams measured (0: one, no table) */
+  gdouble stream_fps[MAX_STREAMS];
+  gdouble spread;               /* fastest / slowest - 1 */
 } Result;
 
 typedef struct
 {
   guint frames;
   guint warmup;
+  guint pipelines;              /* 0: the default streams cases */
+  const Case *streams_case;     /* --pipelines: the one streams case run */
   const gchar *json;
   const gchar *filters[16];
   guint n_filters;
@@ -357,11 +395,11 @@ static GstPadProbeReturn
 count_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   Clock *clock = user_data;
+  gint count = g_atomic_int_add (&clock->count, 1) + 1;
 
-  g_atomic_int_inc (&clock->count);
-  if (clock->count == (gint) clock->start_at)
+  if (count == (gint) clock->start_at)
     clock->t_start = g_get_monotonic_time ();
-  else if (clock->count == (gint) clock->stop_at)
+  else if (count == (gint) clock->stop_at)
     clock->t_stop = g_get_monotonic_time ();
   return GST_PAD_PROBE_OK;
 }
@@ -408,131 +446,451 @@ push (GstElement * src, GstBuffer * buffer)
   return flow == GST_FLOW_OK;
 }
 
-static void
-run_pipeline (const Case * c, const Options * o, Result * r)
+/* A copy of buffer's bytes in system memory (CUDA memory is downloaded),
+ * with its video meta. */
+static GstBuffer *
+snapshot (GstBuffer * buffer)
 {
-  GstBuffer *frames[N_SOURCE_FRAMES] = { NULL, };
+  GstBuffer *copy;
+  GstMapInfo map;
+
+  if (!gst_buffer_map (buffer, &map, GST_MAP_READ))
+    return NULL;
+  copy = gst_buffer_new_allocate (NULL, map.size, NULL);
+  gst_buffer_fill (copy, 0, map.data, map.size);
+  gst_buffer_unmap (buffer, &map);
+  gst_buffer_copy_into (copy, buffer, GST_BUFFER_COPY_METADATA, 0, -1);
+  return copy;
+}
+
+/* One pipeline of a case: appsrc ! CHAIN ! fakesink, fed by one thread. */
+typedef struct
+{
+  const Case *c;
+  const Options *o;
   GstElement *pipeline, *src, *sink, *f;
-  GstCaps *caps;
   GstBus *bus;
-  GstPad *pad;
-  GError *error = NULL;
-  Clock clock = { 0, };
-  GstMessage *msg;
-  gchar *launch;
-  guint i, total = o->warmup + o->frames;
+  Clock clock;
+  GstBuffer *frames[N_SOURCE_FRAMES];
+  guint to_push;
+  gboolean ok;                  /* pushing went well */
+  gchar *error;
+  /* the element's own time: stamped at its sink pad, taken at its src pad
+   * (the same streaming thread) */
+  gint64 t_in;
+  guint n_in, n_out;
+  gint64 *element_us;           /* one per timed frame */
+  /* the frame compared with the CPU */
+  guint verify_at;
+  GstBuffer *verify_in, *verify_out;
+} Stream;
 
-  launch = g_strdup_printf ("appsrc name=src format=time block=true "
-      "max-buffers=3 ! %s ! fakesink name=sink sync=false", c->chain);
-  pipeline = gst_parse_launch (launch, &error);
-  g_free (launch);
-  if (pipeline == NULL || error != NULL) {
-    r->error = g_strdup_printf ("cannot build the pipeline: %s",
-        error ? error->message : "?");
-    g_clear_error (&error);
-    gst_clear_object (&pipeline);
-    return;
-  }
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
-  f = gst_bin_get_by_name (GST_BIN (pipeline), "f");
-  caps = case_caps (c, c->supply == SUPPLY_CUDA);
-  g_object_set (src, "caps", caps, NULL);
-  gst_caps_unref (caps);
-  /* one CUDA context for the whole pipeline and the source frames */
-  {
-    GstContext *context = gst_context_new_cuda_context (cuda_context);
+static GstPadProbeReturn
+element_in (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Stream *s = user_data;
 
-    gst_element_set_context (pipeline, context);
-    gst_context_unref (context);
-  }
-  clock.start_at = o->warmup;
-  clock.stop_at = total;
-  pad = gst_element_get_static_pad (sink, "sink");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, count_buffer, &clock,
+  s->n_in++;
+  if (s->n_in == s->verify_at)
+    s->verify_in = snapshot (GST_PAD_PROBE_INFO_BUFFER (info));
+  s->t_in = g_get_monotonic_time ();
+  return GST_PAD_PROBE_OK;
+}
+
+static GstPadProbeReturn
+element_out (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  Stream *s = user_data;
+  gint64 now = g_get_monotonic_time ();
+  guint warmup = s->o->warmup;
+
+  s->n_out++;
+  if (s->n_out > warmup && s->n_out <= warmup + s->o->frames)
+    s->element_us[s->n_out - warmup - 1] = now - s->t_in;
+  if (s->n_out == s->verify_at)
+    s->verify_out = snapshot (GST_PAD_PROBE_INFO_BUFFER (info));
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+add_probe (GstElement * element, const gchar * pad_name,
+    GstPadProbeCallback callback, gpointer user_data)
+{
+  GstPad *pad = gst_element_get_static_pad (element, pad_name);
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, callback, user_data,
       NULL);
   gst_object_unref (pad);
-  bus = gst_element_get_bus (pipeline);
+}
 
-  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+/* Builds and starts s's pipeline and makes its source frames; FALSE with
+ * s->error set. */
+static gboolean
+stream_start (Stream * s)
+{
+  const Case *c = s->c;
+  const Options *o = s->o;
+  GError *error = NULL;
+  GstContext *context;
+  GstCaps *caps;
+  gchar *launch;
+
+  s->to_push = o->warmup + o->frames;
+  /* the middle of the warm-up: checked, but not timed */
+  s->verify_at = MAX (o->warmup / 2, 1);
+  s->element_us = g_new0 (gint64, o->frames);
+  launch = g_strdup_printf ("appsrc name=src format=time block=true "
+      "max-buffers=3 ! %s ! fakesink name=sink sync=false", c->chain);
+  s->pipeline = gst_parse_launch (launch, &error);
+  g_free (launch);
+  if (s->pipeline == NULL || error != NULL) {
+    s->error = g_strdup_printf ("cannot build the pipeline: %s",
+        error ? error->message : "?");
+    g_clear_error (&error);
+    gst_clear_object (&s->pipeline);
+    return FALSE;
+  }
+  s->src = gst_bin_get_by_name (GST_BIN (s->pipeline), "src");
+  s->sink = gst_bin_get_by_name (GST_BIN (s->pipeline), "sink");
+  s->f = gst_bin_get_by_name (GST_BIN (s->pipeline), "f");
+  caps = case_caps (c, c->supply == SUPPLY_CUDA);
+  g_object_set (s->src, "caps", caps, NULL);
+  gst_caps_unref (caps);
+  /* one CUDA context for every pipeline and the source frames, as
+   * pipelines sharing a GPU in one application would */
+  context = gst_context_new_cuda_context (cuda_context);
+  gst_element_set_context (s->pipeline, context);
+  gst_context_unref (context);
+  s->clock.start_at = o->warmup;
+  s->clock.stop_at = s->to_push;
+  add_probe (s->sink, "sink", count_buffer, &s->clock);
+  if (s->f != NULL) {
+    add_probe (s->f, "sink", element_in, s);
+    add_probe (s->f, "src", element_out, s);
+  }
+  s->bus = gst_element_get_bus (s->pipeline);
+
+  if (gst_element_set_state (s->pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {
-    r->error = bus_error (bus, 0);
-    if (r->error == NULL)
-      r->error = g_strdup ("the pipeline does not start");
-    goto out;
+    s->error = bus_error (s->bus, 0);
+    if (s->error == NULL)
+      s->error = g_strdup ("the pipeline does not start");
+    return FALSE;
   }
 
   switch (c->supply) {
     case SUPPLY_PAGEABLE:
-      r->ok = make_pageable (c, frames, &r->error);
-      break;
+    case SUPPLY_FRESH:
+      /* fresh: the bytes each new buffer is filled with */
+      return make_pageable (c, s->frames, &s->error);
     case SUPPLY_CUDA:
-      r->ok = make_cuda (c, frames, &r->error);
-      break;
+      return make_cuda (c, s->frames, &s->error);
     case SUPPLY_PINNED:{
       GstBuffer *first[N_SOURCE_FRAMES] = { NULL, };
+      gboolean ok;
+      GstPad *pad;
 
       /* a first frame negotiates, then the element can propose */
-      r->ok = make_pageable (c, first, &r->error) && push (src, first[0]);
+      ok = make_pageable (c, first, &s->error) && push (s->src, first[0]);
       free_frames (first);
-      while (r->ok && g_atomic_int_get (&clock.count) < 1 &&
-          (r->error = bus_error (bus, GST_MSECOND)) == NULL);
-      pad = gst_element_get_static_pad (src, "src");
-      r->ok = r->error == NULL && make_pinned (c, pad, frames, &r->error);
+      while (ok && g_atomic_int_get (&s->clock.count) < 1 &&
+          (s->error = bus_error (s->bus, GST_MSECOND)) == NULL);
+      if (!ok || s->error != NULL)
+        return FALSE;
+      pad = gst_element_get_static_pad (s->src, "src");
+      ok = make_pinned (c, pad, s->frames, &s->error);
       gst_object_unref (pad);
       /* that frame was the first of the warm-up */
-      total--;
-      break;
+      s->to_push--;
+      return ok;
     }
   }
-  for (i = 0; r->ok && i < total; i++)
-    r->ok = push (src, frames[i % N_SOURCE_FRAMES]);
-  if (r->ok)
-    g_signal_emit_by_name (src, "end-of-stream", &r->ok);
-  r->ok = TRUE;
+  return FALSE;
+}
 
-  msg = gst_bus_timed_pop_filtered (bus, 300 * GST_SECOND,
+/* Pushes the frames and EOS (the stream's own thread). */
+static void
+stream_push (Stream * s)
+{
+  guint i;
+
+  s->ok = TRUE;
+  for (i = 0; s->ok && i < s->to_push; i++) {
+    GstBuffer *from = s->frames[i % N_SOURCE_FRAMES];
+
+    if (s->c->supply == SUPPLY_FRESH) {
+      /* new memory every frame: the copy is the upstream's, on this
+       * thread, while the element works on the previous frame */
+      GstBuffer *fresh = gst_buffer_new_allocate (NULL,
+          gst_buffer_get_size (from), NULL);
+      GstMapInfo map;
+
+      gst_buffer_map (from, &map, GST_MAP_READ);
+      gst_buffer_fill (fresh, 0, map.data, map.size);
+      gst_buffer_unmap (from, &map);
+      s->ok = push (s->src, fresh);
+      gst_buffer_unref (fresh);
+    } else {
+      s->ok = push (s->src, from);
+    }
+  }
+  if (s->ok)
+    g_signal_emit_by_name (s->src, "end-of-stream", &s->ok);
+}
+
+/* Whether the checked output frame equals the CPU backend's on the same
+ * input (filtered channels within one step, alpha exact); FALSE with
+ * s->error set. */
+static gboolean
+stream_verify (Stream * s)
+{
+  const Case *c = s->c;
+  GstVideoFrame in, out;
+  GstVideoInfo info;
+  CudaConvFilterDesc desc;
+  CudaConvChannelMap map;
+  CudaConvError err = { 0, };
+  CudaConvImage src = { 0, }, ref;
+  CudaConvPlan *plan;
+  guint8 *expected;
+  gint x, y, worst = 0, wx = 0, wy = 0;
+  gboolean ok;
+
+  if (s->f == NULL || strcmp (c->format, "RGBA") != 0)
+    return TRUE;                /* not our filter: nothing to compare */
+  if (s->verify_in == NULL || s->verify_out == NULL) {
+    s->error = g_strdup ("the checked frame never passed the filter");
+    return FALSE;
+  }
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, c->width,
+      c->height);
+  if (!gst_video_frame_map (&in, &info, s->verify_in, GST_MAP_READ))
+    return (s->error = g_strdup ("cannot map the checked input")) == NULL;
+  if (!gst_video_frame_map (&out, &info, s->verify_out, GST_MAP_READ)) {
+    gst_video_frame_unmap (&in);
+    return (s->error = g_strdup ("cannot map the checked output")) == NULL;
+  }
+
+  /* as the element: gaussian radius 4, alpha copied */
+  cudaconv_filter_desc_init (&desc, CUDACONV_KIND_GAUSSIAN);
+  desc.radius_x = desc.radius_y = 4;
+  plan = cudaconv_plan_new (&desc, &err);
+  cudaconv_channel_map_init (&map);
+  map.action[3] = CUDACONV_CHANNEL_COPY;
+  src.data = GST_VIDEO_FRAME_PLANE_DATA (&in, 0);
+  src.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0);
+  src.width = c->width;
+  src.height = c->height;
+  src.channels = 4;
+  src.type = CUDACONV_SAMPLE_U8;
+  ref = src;
+  ref.stride = (gsize) c->width * 4;
+  expected = g_malloc (ref.stride * c->height);
+  ref.data = expected;
+  ok = plan != NULL &&
+      cudaconv_cpu_run (plan, &src, &ref, &map, 0, &err) == CUDACONV_OK;
+  if (!ok)
+    s->error = g_strdup_printf ("CPU reference: %s", err.message);
+  for (y = 0; ok && y < c->height; y++) {
+    const guint8 *o = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&out, 0) +
+        (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0);
+    const guint8 *e = expected + (gsize) y * ref.stride;
+
+    for (x = 0; x < c->width * 4; x++) {
+      gint d = ABS ((gint) o[x] - (gint) e[x]);
+
+      /* alpha passes unchanged */
+      if (x % 4 == 3 ? d != 0 : d > 1) {
+        if (d > worst) {
+          worst = d;
+          wx = x / 4;
+          wy = y;
+        }
+      }
+    }
+  }
+  if (ok && worst > 0) {
+    s->error = g_strdup_printf ("output differs from the CPU reference by "
+        "%d at (%d, %d) of frame %u", worst, wx, wy, s->verify_at);
+    ok = FALSE;
+  }
+  g_free (expected);
+  cudaconv_plan_free (plan);
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  return ok;
+}
+
+static int
+compare_gint64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* After the pushes: waits for EOS, checks what the filter negotiated and
+ * the checked frame; s->error set on failure. */
+static void
+stream_finish (Stream * s)
+{
+  const Case *c = s->c;
+  GstMessage *msg;
+
+  msg = gst_bus_timed_pop_filtered (s->bus, 300 * GST_SECOND,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   if (msg == NULL) {
-    r->error = g_strdup ("no EOS within 300 s");
+    s->error = g_strdup ("no EOS within 300 s");
   } else if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
     GError *err = NULL;
 
     gst_message_parse_error (msg, &err, NULL);
-    r->error = g_strdup (err->message);
+    s->error = g_strdup (err->message);
     g_error_free (err);
   }
   if (msg != NULL)
     gst_message_unref (msg);
 
-  if (r->error == NULL && clock.t_stop == 0)
-    r->error = g_strdup_printf ("only %d of %u frames came out", clock.count,
-        clock.stop_at);
+  if (s->error == NULL && s->clock.t_stop == 0)
+    s->error = g_strdup_printf ("only %d of %u frames came out",
+        s->clock.count, s->clock.stop_at);
   /* the trap: a filter in passthrough or in the wrong memory */
-  if (r->error == NULL && f != NULL && c->in_cuda >= 0 &&
-      (pad_is_cuda (f, "sink") != c->in_cuda ||
-          pad_is_cuda (f, "src") != c->out_cuda))
-    r->error = g_strdup_printf ("the filter negotiated %s in, %s out",
-        pad_is_cuda (f, "sink") ? "CUDA" : "system",
-        pad_is_cuda (f, "src") ? "CUDA" : "system");
-  if (r->error == NULL && f != NULL &&
-      gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (f)))
-    r->error = g_strdup ("the filter ran in passthrough");
+  if (s->error == NULL && s->f != NULL && c->in_cuda >= 0 &&
+      (pad_is_cuda (s->f, "sink") != c->in_cuda ||
+          pad_is_cuda (s->f, "src") != c->out_cuda))
+    s->error = g_strdup_printf ("the filter negotiated %s in, %s out",
+        pad_is_cuda (s->f, "sink") ? "CUDA" : "system",
+        pad_is_cuda (s->f, "src") ? "CUDA" : "system");
+  if (s->error == NULL && s->f != NULL &&
+      gst_base_transform_is_passthrough (GST_BASE_TRANSFORM (s->f)))
+    s->error = g_strdup ("the filter ran in passthrough");
+  if (s->error == NULL)
+    stream_verify (s);
+}
 
+static void
+stream_free (Stream * s)
+{
+  if (s->pipeline != NULL)
+    gst_element_set_state (s->pipeline, GST_STATE_NULL);
+  free_frames (s->frames);
+  gst_clear_buffer (&s->verify_in);
+  gst_clear_buffer (&s->verify_out);
+  gst_clear_object (&s->bus);
+  gst_clear_object (&s->f);
+  gst_clear_object (&s->src);
+  gst_clear_object (&s->sink);
+  gst_clear_object (&s->pipeline);
+  g_free (s->element_us);
+  g_free (s->error);
+}
+
+/* The streams of a case wait here until every one is ready. */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  gboolean go;
+} Gate;
+
+typedef struct
+{
+  Gate *gate;
+  Stream *stream;
+} Feeder;
+
+static gpointer
+feed (gpointer user_data)
+{
+  Feeder *feeder = user_data;
+
+  g_mutex_lock (&feeder->gate->lock);
+  while (!feeder->gate->go)
+    g_cond_wait (&feeder->gate->cond, &feeder->gate->lock);
+  g_mutex_unlock (&feeder->gate->lock);
+  stream_push (feeder->stream);
+  return NULL;
+}
+
+/* Runs the case's streams (one, or c->streams at once, each fed by its own
+ * thread) and fills r: frames and seconds of all together, each stream's
+ * frame rate, the spread, the element's median time. */
+static void
+run_pipeline (const Case * c, const Options * o, Result * r)
+{
+  guint n = MAX (c->streams, 1), i;
+  Stream *streams = g_new0 (Stream, n);
+  Feeder *feeders = g_new0 (Feeder, n);
+  GThread **threads = g_new0 (GThread *, n);
+  Gate gate;
+  gint64 t_start = G_MAXINT64, t_stop = 0;
+  gdouble fastest = 0, slowest = G_MAXDOUBLE, element_ms = 0;
+
+  g_mutex_init (&gate.lock);
+  g_cond_init (&gate.cond);
+  gate.go = FALSE;
+  for (i = 0; i < n && r->error == NULL; i++) {
+    streams[i].c = c;
+    streams[i].o = o;
+    if (!stream_start (&streams[i]))
+      r->error = g_strdup_printf ("stream %u: %s", i, streams[i].error ?
+          streams[i].error : "cannot start");
+  }
   if (r->error == NULL) {
-    r->frames = o->frames;
-    r->seconds = (clock.t_stop - clock.t_start) / 1e6;
+    for (i = 0; i < n; i++) {
+      feeders[i].gate = &gate;
+      feeders[i].stream = &streams[i];
+      threads[i] = g_thread_new ("feed", feed, &feeders[i]);
+    }
+    g_mutex_lock (&gate.lock);
+    gate.go = TRUE;
+    g_cond_broadcast (&gate.cond);
+    g_mutex_unlock (&gate.lock);
+    for (i = 0; i < n; i++)
+      g_thread_join (threads[i]);
+    for (i = 0; i < n; i++)
+      stream_finish (&streams[i]);
   }
 
-out:
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  free_frames (frames);
-  gst_object_unref (bus);
-  if (f != NULL)
-    gst_object_unref (f);
-  gst_object_unref (src);
-  gst_object_unref (sink);
-  gst_object_unref (pipeline);
+  for (i = 0; i < n && r->error == NULL; i++) {
+    Stream *s = &streams[i];
+    gdouble seconds, fps;
+
+    if (s->error != NULL) {
+      r->error = n > 1 ? g_strdup_printf ("stream %u: %s", i, s->error) :
+          g_strdup (s->error);
+      break;
+    }
+    seconds = (s->clock.t_stop - s->clock.t_start) / 1e6;
+    fps = seconds > 0 ? o->frames / seconds : 0;
+    if (i < MAX_STREAMS)
+      r->stream_fps[i] = fps;
+    fastest = MAX (fastest, fps);
+    slowest = MIN (slowest, fps);
+    t_start = MIN (t_start, s->clock.t_start);
+    t_stop = MAX (t_stop, s->clock.t_stop);
+    if (s->f != NULL) {
+      qsort (s->element_us, o->frames, sizeof (gint64), compare_gint64);
+      element_ms += s->element_us[o->frames / 2] / 1e3 / n;
+      if (strcmp (c->format, "RGBA") == 0)
+        r->verified++;
+    }
+  }
+  if (r->error == NULL) {
+    r->frames = n * o->frames;
+    r->seconds = (t_stop - t_start) / 1e6;
+    r->element_ms = element_ms;
+    r->streams = c->streams > 0 ? n : 0;
+    r->spread = slowest > 0 ? fastest / slowest - 1 : 0;
+  }
+
+  for (i = 0; i < n; i++)
+    stream_free (&streams[i]);
+  g_free (streams);
+  g_free (feeders);
+  g_free (threads);
+  g_mutex_clear (&gate.lock);
+  g_cond_clear (&gate.cond);
   r->ok = r->error == NULL;
 }
 
@@ -693,11 +1051,22 @@ write_json (const Options * o, const Result * results, const gboolean * ran,
         "\"%s\", \"width\": %d, \"height\": %d, \"ok\": %s", first ? "" : ",",
         cases[i].name, cases[i].what, cases[i].format, cases[i].width,
         cases[i].height, r->ok ? "true" : "false");
-    if (r->ok)
+    if (r->ok) {
+      guint k;
+
       fprintf (f, ", \"frames\": %u, \"seconds\": %.6f, \"fps\": %.2f, "
-          "\"ms_per_frame\": %.4f, \"x_roundtrip\": %.2f", r->frames,
-          r->seconds, r->fps, r->ms_per_frame, speedup (&cases[i], results, r));
-    else {
+          "\"ms_per_frame\": %.4f, \"x_roundtrip\": %.2f, "
+          "\"element_ms_median\": %.4f, \"verified_frames\": %u", r->frames,
+          r->seconds, r->fps, r->ms_per_frame, speedup (&cases[i], results, r),
+          r->element_ms, r->verified);
+      if (r->streams > 0) {
+        fprintf (f, ", \"streams\": %u, \"total_fps\": %.2f, \"spread\": "
+            "%.4f, \"stream_fps\": [", r->streams, r->fps, r->spread);
+        for (k = 0; k < r->streams && k < MAX_STREAMS; k++)
+          fprintf (f, "%s%.2f", k > 0 ? ", " : "", r->stream_fps[k]);
+        fprintf (f, "]");
+      }
+    } else {
       gchar *escaped = g_strescape (r->error, NULL);
 
       fprintf (f, ", \"error\": \"%s\"", escaped);
@@ -718,8 +1087,8 @@ print_table (const Result * results, const gboolean * ran,
 
   printf ("\ndevice: %s; %u frames timed after %u of warm-up, wall clock\n",
       device, o->frames, o->warmup);
-  printf ("%-26s %-44s %10s %10s %9s\n", "case", "what", "fps",
-      "ms/frame", "x trip");
+  printf ("%-26s %-44s %10s %10s %9s %8s\n", "case", "what", "fps",
+      "ms/frame", "x trip", "elem ms");
   for (i = 0; i < G_N_ELEMENTS (cases); i++) {
     const Result *r = &results[i];
     gdouble x;
@@ -735,12 +1104,33 @@ print_table (const Result * results, const gboolean * ran,
     printf ("%-26s %-44s %10.1f %10.3f", cases[i].name, cases[i].what, r->fps,
         r->ms_per_frame);
     if (x > 0)
-      printf (" %8.2fx\n", x);
+      printf (" %8.2fx", x);
     else
-      printf (" %9s\n", "-");
+      printf (" %9s", "-");
+    if (r->element_ms > 0)
+      printf (" %8.3f\n", r->element_ms);
+    else
+      printf (" %8s\n", "-");
   }
   printf ("x trip: frame rate over GStreamer's cudaupload ! cudadownload "
-      "round trip of the same size, same run\n");
+      "round trip of the same size, same run\n"
+      "elem ms: the element's median wall time per frame, sink pad to src "
+      "pad (mean over streams)\n");
+
+  /* many streams: each one's rate, so fairness can be judged */
+  for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const Result *r = &results[i];
+    guint k;
+
+    if (!ran[i] || !r->ok || r->streams == 0)
+      continue;
+    printf ("%s: total %.1f fps over %u streams, spread %.1f %% "
+        "(fastest / slowest - 1); each:", cases[i].name, r->fps, r->streams,
+        100 * r->spread);
+    for (k = 0; k < r->streams && k < MAX_STREAMS; k++)
+      printf (" %.1f", r->stream_fps[k]);
+    printf ("\n");
+  }
 }
 
 static void
@@ -750,9 +1140,11 @@ usage (FILE * f)
       "  --frames N        frames timed per case, at least %d (default %d)\n"
       "  --warmup N        frames before timing (default %d)\n"
       "  --case SUBSTRING  only cases whose name contains it (repeatable)\n"
+      "  --pipelines N     one many-streams case of N pipelines (1 to %d)\n"
+      "                    instead of 1080p-streams-1, -2, -4 and -8\n"
       "  --json FILE       write the figures as JSON\n"
       "  --list            print the cases and exit\n",
-      MIN_FRAMES, DEFAULT_FRAMES, DEFAULT_WARMUP);
+      MIN_FRAMES, DEFAULT_FRAMES, DEFAULT_WARMUP, MAX_STREAMS);
 }
 
 static gboolean
@@ -788,6 +1180,13 @@ parse_options (int argc, char **argv, Options * o)
         o->n_filters < G_N_ELEMENTS (o->filters)) {
       o->filters[o->n_filters++] = value;
       i++;
+    } else if (strcmp (arg, "--pipelines") == 0) {
+      o->pipelines = (guint) g_ascii_strtoull (value, NULL, 10);
+      if (o->pipelines < 1 || o->pipelines > MAX_STREAMS) {
+        fprintf (stderr, "--pipelines: 1 to %d\n", MAX_STREAMS);
+        return FALSE;
+      }
+      i++;
     } else if (strcmp (arg, "--json") == 0) {
       o->json = value;
       i++;
@@ -807,6 +1206,9 @@ selected (const Options * o, const Case * c)
 {
   guint i;
 
+  /* --pipelines N: the first streams case runs N, the others not */
+  if (c->streams > 0 && o->streams_case != NULL && c != o->streams_case)
+    return FALSE;
   if (o->n_filters == 0)
     return TRUE;
   for (i = 0; i < o->n_filters; i++)
@@ -830,6 +1232,18 @@ main (int argc, char **argv)
   if (!parse_options (argc, argv, &o)) {
     usage (stderr);
     return EXIT_USAGE;
+  }
+  if (o.pipelines > 0) {
+    for (i = 0; i < G_N_ELEMENTS (cases); i++) {
+      if (cases[i].streams > 0) {
+        cases[i].streams = o.pipelines;
+        cases[i].name = g_strdup_printf ("1080p-streams-%u", o.pipelines);
+        cases[i].what = g_strdup_printf ("element, %u pipelines at once, "
+            "pinned", o.pipelines);
+        o.streams_case = &cases[i];
+        break;
+      }
+    }
   }
   if (o.list) {
     for (i = 0; i < G_N_ELEMENTS (cases); i++)
