@@ -77,6 +77,31 @@
  * I420_10LE frames of odd height, which the element refuses with an error
  * that says so.
  *
+ * ## Frames in flight
+ * With #GstCudaConvFilter:frames-in-flight above 1 the element keeps up to
+ * that many frames in flight: it returns from a frame before the frame is
+ * finished, so on the GPU the upload of one frame, the filter of the one
+ * before and the download of the one before that overlap.  A frame goes
+ * downstream once that many frames are in flight behind it or the stream
+ * needs it: at EOS, before any other serialized event or query (caps,
+ * segment, drain, ...), before a DISCONT buffer, before passthrough
+ * starts and before the output is renegotiated.  A flush drops the frames
+ * in flight.  Output order, timestamps, flags and metas are those frames
+ * would have had one at a time, and the LATENCY query adds
+ * frames-in-flight - 1 frame durations (nothing when the frame rate is
+ * 0/1: a held frame then waits for later frames whose arrival no figure
+ * describes; use 1 there in live pipelines).  The automatic value (0)
+ * is 3 with the GPU backend when a pad is in system memory and the frame
+ * rate is known (three frames: one going up, one filtered, one coming
+ * down), and 1 otherwise: the CPU backend finishes each frame before it
+ * returns, and CUDA memory on both pads has no transfer to overlap.
+ *
+ * Property changes apply from the first buffer that arrives at the sink pad
+ * after the change: frames already in flight keep the settings they were
+ * taken with.  When a frame fails, the frames taken before it are pushed,
+ * then the element posts an error with the library's text; the failed
+ * frame and those taken after it are dropped, none is pushed twice.
+ *
  * ## Choosing values
  * The radius sets the footprint (2 radius + 1 pixels across) and the cost of
  * the Gaussian and sharpen filters; sigma sets how strong the blur is.
@@ -140,7 +165,28 @@ struct _GstCudaConvFilter
   gboolean plan_valid;          /* for the current caps and settings */
   gchar *plan_error;            /* why no plan could be built, or NULL */
   CudaConvFramePlan *plan;
+
+  /* property, under the object lock */
+  guint frames_in_flight;       /* 0: automatic */
+  /* streaming thread: frames in flight (GstCudaConvFlight), oldest first */
+  GQueue flight;
+  /* what the last drain before a buffer returned (before_transform has no
+   * return value): generate_output returns it */
+  GstFlowReturn drain_ret;
 };
+
+/* A frame in flight: both buffers, mapped until the frame is finished, and
+ * on the GPU the library's ticket.  Frames the CPU ran (or the GPU ran
+ * synchronously) are finished when they enter the queue. */
+typedef struct
+{
+  GstBuffer *inbuf;
+  GstBuffer *outbuf;
+  GstVideoFrame in_frame;
+  GstVideoFrame out_frame;
+  gboolean on_gpu;              /* ticket names work still to wait for */
+  CudaConvTicket ticket;
+} GstCudaConvFlight;
 
 static void gst_cuda_conv_filter_finalize (GObject * object);
 static void gst_cuda_conv_filter_set_property (GObject * object,
@@ -163,6 +209,13 @@ static void gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer);
 static GstFlowReturn gst_cuda_conv_filter_transform (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer * outbuf);
+static GstFlowReturn gst_cuda_conv_filter_generate_output (GstBaseTransform *
+    trans, GstBuffer ** outbuf);
+static gboolean gst_cuda_conv_filter_sink_event (GstBaseTransform * trans,
+    GstEvent * event);
+static GstFlowReturn gst_cuda_conv_filter_drain (GstCudaConvFilter * self,
+    gboolean push);
+static guint gst_cuda_conv_filter_flight_limit (GstCudaConvFilter * self);
 static gboolean gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
     GstVideoInfo * out_info);
@@ -182,7 +235,8 @@ enum
   PROP_DIVISOR,
   PROP_OFFSET,
   PROP_BACKEND,
-  PROP_CUDA_DEVICE_ID
+  PROP_CUDA_DEVICE_ID,
+  PROP_FRAMES_IN_FLIGHT
 };
 
 #define DEFAULT_KERNEL GST_CUDA_CONV_FILTER_KERNEL_GAUSSIAN
@@ -195,6 +249,11 @@ enum
 #define DEFAULT_OFFSET 0.0
 #define DEFAULT_BACKEND GST_CUDA_CONV_FILTER_BACKEND_AUTO
 #define DEFAULT_CUDA_DEVICE_ID -1
+/* 0: automatic (see the section on frames in flight) */
+#define DEFAULT_FRAMES_IN_FLIGHT 0
+/* what the automatic value is where frames cross PCIe: one frame going up,
+ * one filtered, one coming down */
+#define AUTO_FRAMES_IN_FLIGHT 3
 /* far beyond any machine's GPU count, small enough to catch typos */
 #define MAX_CUDA_DEVICE_ID 255
 
@@ -292,6 +351,16 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
           "choose (can only be set in the NULL or READY state)", -1,
           MAX_CUDA_DEVICE_ID, DEFAULT_CUDA_DEVICE_ID, BACKEND_PARAM_FLAGS));
 
+  g_object_class_install_property (gobject_class, PROP_FRAMES_IN_FLIGHT,
+      g_param_spec_uint ("frames-in-flight", "Frames in flight",
+          "How many frames may be in flight at once (uploaded, filtered and "
+          "downloaded while the next ones come), adding that many minus 1 "
+          "frames of latency; 1 finishes each frame before taking the next; "
+          "0 chooses: 3 on the GPU when a pad is in system memory and the "
+          "frame rate is known, else 1", 0, CUDACONV_MAX_FRAMES_IN_FLIGHT,
+          DEFAULT_FRAMES_IN_FLIGHT, G_PARAM_READWRITE |
+          G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
+
   gst_element_class_set_static_metadata (element_class,
       "CUDA convolution filter", "Filter/Effect/Video",
       "Blurs, sharpens, finds edges or applies a custom matrix to video, on "
@@ -321,6 +390,10 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
       GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_before_transform);
   /* GstVideoFilter's transform maps frames without GST_MAP_CUDA */
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_transform);
+  /* frames in flight: the queue lives between these two */
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_generate_output);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_sink_event);
   trans_class->transform_ip_on_passthrough = FALSE;
 
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_set_info);
@@ -347,6 +420,9 @@ gst_cuda_conv_filter_init (GstCudaConvFilter * self)
   self->backend = DEFAULT_BACKEND;
   self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
   self->settings_changed = TRUE;
+  self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  g_queue_init (&self->flight);
+  self->drain_ret = GST_FLOW_OK;
   self->gpu = gst_cuda_conv_gpu_new (GST_ELEMENT (self));
 }
 
@@ -520,14 +596,25 @@ gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
     case PROP_CUDA_DEVICE_ID:
       self->cuda_device_id = g_value_get_int (value);
       break;
+    case PROP_FRAMES_IN_FLIGHT:
+      self->frames_in_flight = g_value_get_uint (value);
+      break;
     default:
       GST_OBJECT_UNLOCK (self);
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
   }
-  if (prop_id != PROP_BACKEND && prop_id != PROP_CUDA_DEVICE_ID)
+  if (prop_id != PROP_BACKEND && prop_id != PROP_CUDA_DEVICE_ID &&
+      prop_id != PROP_FRAMES_IN_FLIGHT)
     self->settings_changed = TRUE;
+  started = self->started;
   GST_OBJECT_UNLOCK (self);
+  if (prop_id == PROP_FRAMES_IN_FLIGHT && started) {
+    /* the latency changes, and the pools must hold the frames in flight */
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_latency (GST_OBJECT (self)));
+    gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+  }
   if (G_UNLIKELY (gst_debug_category_get_threshold (GST_CAT_DEFAULT) >=
           GST_LEVEL_DEBUG)) {
     gchar *text = gst_value_serialize (value);
@@ -588,6 +675,9 @@ gst_cuda_conv_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_CUDA_DEVICE_ID:
       g_value_set_int (value, self->cuda_device_id);
+      break;
+    case PROP_FRAMES_IN_FLIGHT:
+      g_value_set_uint (value, self->frames_in_flight);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -712,6 +802,9 @@ gst_cuda_conv_filter_stop (GstBaseTransform * trans)
 {
   GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
 
+  /* streaming has stopped; the frames need the backend to finish */
+  gst_cuda_conv_filter_drain (self, FALSE);
+  self->drain_ret = GST_FLOW_OK;
   gst_cuda_conv_filter_free_plan (self);
   gst_cuda_conv_gpu_close (self->gpu);
   self->use_gpu = FALSE;
@@ -737,6 +830,57 @@ gst_cuda_conv_filter_set_context (GstElement * element, GstContext * context)
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
+/* Upstream's latency plus the frames held in flight: limit - 1 frame
+ * durations at the negotiated frame rate.  Without a frame rate (0/1)
+ * nothing is added: a held frame waits for later ones, and when they come
+ * no figure says (the automatic limit is then 1). */
+static gboolean
+gst_cuda_conv_filter_latency (GstCudaConvFilter * self, GstQuery * query)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
+  GstClockTime min, max, added = 0;
+  gboolean live;
+  guint held = gst_cuda_conv_filter_flight_limit (self) - 1;
+
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, GST_PAD_SRC,
+          query))
+    return FALSE;
+  gst_query_parse_latency (query, &live, &min, &max);
+  if (held > 0 && GST_VIDEO_INFO_FPS_N (info) > 0)
+    added = gst_util_uint64_scale_int_ceil (held * GST_SECOND,
+        GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
+  else if (held > 0)
+    GST_INFO_OBJECT (self, "%u frames held in flight at an unknown frame "
+        "rate: no latency added", held);
+  GST_DEBUG_OBJECT (self, "latency of %u frames in flight: %" GST_TIME_FORMAT,
+      held, GST_TIME_ARGS (added));
+  min += added;
+  if (GST_CLOCK_TIME_IS_VALID (max))
+    max += added;
+  gst_query_set_latency (query, live, min, max);
+  return TRUE;
+}
+
+/* Pools must hold the frames in flight besides what their users keep:
+ * adds limit - 1 to every pool's minimum (and a limited maximum). */
+static void
+gst_cuda_conv_filter_pools_add_held (GstCudaConvFilter * self,
+    GstQuery * query)
+{
+  guint held = gst_cuda_conv_filter_flight_limit (self) - 1, i;
+
+  for (i = 0; held > 0 && i < gst_query_get_n_allocation_pools (query); i++) {
+    GstBufferPool *pool;
+    guint size, min, max;
+
+    gst_query_parse_nth_allocation_pool (query, i, &pool, &size, &min, &max);
+    gst_query_set_nth_allocation_pool (query, i, pool, size, min + held,
+        max > 0 ? max + held : 0);
+    gst_clear_object (&pool);
+  }
+}
+
 static gboolean
 gst_cuda_conv_filter_query (GstBaseTransform * trans,
     GstPadDirection direction, GstQuery * query)
@@ -747,6 +891,11 @@ gst_cuda_conv_filter_query (GstBaseTransform * trans,
   if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT &&
       gst_cuda_conv_gpu_handle_context_query (self->gpu, query))
     return TRUE;
+  /* upstream wants every buffer it gave back: the frames in flight first */
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
+    gst_cuda_conv_filter_drain (self, TRUE);
+  if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY)
+    return gst_cuda_conv_filter_latency (self, query);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
       query);
 }
@@ -783,12 +932,19 @@ gst_cuda_conv_filter_propose_allocation (GstBaseTransform * trans,
 {
   GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
 
+  gboolean ok;
+
   /* in passthrough (no decide_query) downstream has answered already */
   if (decide_query != NULL && self->use_gpu &&
       gst_cuda_conv_memory_propose (self->gpu, query))
-    return TRUE;
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
-      decide_query, query);
+    ok = TRUE;
+  else
+    ok = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+        decide_query, query);
+  /* upstream's buffers are held while their frames are in flight */
+  if (ok && decide_query != NULL)
+    gst_cuda_conv_filter_pools_add_held (self, query);
+  return ok;
 }
 
 static gboolean
@@ -797,6 +953,9 @@ gst_cuda_conv_filter_decide_allocation (GstBaseTransform * trans,
 {
   GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
 
+  /* the output buffers of the frames in flight are held too: without room
+   * for them the pool would block the streaming thread that frees them */
+  gst_cuda_conv_filter_pools_add_held (self, query);
   if (self->use_gpu && gst_cuda_conv_memory_decide (self->gpu, query))
     return TRUE;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
@@ -906,118 +1065,137 @@ gst_cuda_conv_filter_update (GstCudaConvFilter * self)
   }
 }
 
+/* ------------------------------------------------------ frames in flight */
+
+/* How many frames may be in flight now: the property, or the automatic
+ * choice for the backend, the memories and the frame rate. */
+static guint
+gst_cuda_conv_filter_flight_limit (GstCudaConvFilter * self)
+{
+  GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
+  guint n;
+
+  GST_OBJECT_LOCK (self);
+  n = self->frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
+  if (n > 0)
+    return n;
+  /* without a frame rate the latency of held frames cannot be stated */
+  if (self->use_gpu && !(self->in_cuda && self->out_cuda) &&
+      GST_VIDEO_INFO_FPS_N (&vfilter->in_info) > 0)
+    return AUTO_FRAMES_IN_FLIGHT;
+  return 1;
+}
+
+/* Waits for the frame's work (when the GPU still has some) and unmaps its
+ * frames; the buffers stay with the entry. */
+static CudaConvStatus
+gst_cuda_conv_filter_finish (GstCudaConvFilter * self,
+    GstCudaConvFlight * flight, CudaConvError * err)
+{
+  CudaConvStatus s = CUDACONV_OK;
+
+  if (flight->on_gpu) {
+    /* without the context the wait cannot run; the slot is freed with the
+     * backend at stop */
+    if (!gst_cuda_conv_gpu_begin (self->gpu, err)) {
+      s = err->status;
+    } else {
+      s = gst_cuda_conv_gpu_frame_wait (self->gpu, &flight->ticket, err);
+      gst_cuda_conv_gpu_end (self->gpu);
+    }
+    flight->on_gpu = FALSE;
+  }
+  gst_video_frame_unmap (&flight->out_frame);
+  gst_video_frame_unmap (&flight->in_frame);
+  return s;
+}
+
 static void
-gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer)
+gst_cuda_conv_flight_free (GstCudaConvFlight * flight)
 {
-  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
-  GstClockTime stream_time;
-
-  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
-      GST_BUFFER_TIMESTAMP (buffer));
-  if (GST_CLOCK_TIME_IS_VALID (stream_time))
-    gst_object_sync_values (GST_OBJECT (self), stream_time);
-
-  gst_cuda_conv_filter_update (self);
-
-  /* the input's CUDA memory lives in another context: use that one, and
-   * renegotiate the output pool in it */
-  if (self->use_gpu && gst_cuda_conv_gpu_adopt_context (self->gpu, buffer,
-          self->device_id))
-    gst_base_transform_reconfigure_src (trans);
+  gst_clear_buffer (&flight->inbuf);
+  gst_clear_buffer (&flight->outbuf);
+  g_free (flight);
 }
 
-/* Runs the plan on two mapped frames, on the backend chosen at start. */
-static GstFlowReturn
-gst_cuda_conv_filter_run (GstCudaConvFilter * self, GstVideoFrame * in_frame,
-    CudaConvMemory in_memory, GstVideoFrame * out_frame,
-    CudaConvMemory out_memory)
+static void
+gst_cuda_conv_filter_post_failure (GstCudaConvFilter * self,
+    GstCudaConvFlight * flight, const CudaConvError * err)
 {
-  CudaConvFrame src, dst;
-  CudaConvError err = { 0, };
-  GError *error = NULL;
-  CudaConvStatus s;
-
-  if (!gst_cuda_conv_planes_frame (in_frame, in_memory, &src, &error) ||
-      !gst_cuda_conv_planes_frame (out_frame, out_memory, &dst, &error)) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error->message), (NULL));
-    g_clear_error (&error);
-    return GST_FLOW_ERROR;
-  }
-
-  if (!self->use_gpu) {
-    s = cudaconv_cpu_run_frame (self->plan, &src, &dst, self->n_threads,
-        &err);
-  } else if (!gst_cuda_conv_gpu_begin (self->gpu, &err)) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("%s", err.message), (NULL));
-    return GST_FLOW_ERROR;
-  } else {
-    s = gst_cuda_conv_gpu_run_frame (self->gpu, self->plan, &src, &dst, &err);
-    gst_cuda_conv_gpu_end (self->gpu);
-  }
-  if (s != CUDACONV_OK) {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Filtering failed on the %s: %s", self->use_gpu ? "GPU" : "CPU",
-            err.message), ("%dx%d %s frame",
-            GST_VIDEO_FRAME_WIDTH (in_frame),
-            GST_VIDEO_FRAME_HEIGHT (in_frame),
-            GST_VIDEO_INFO_NAME (&in_frame->info)));
-    return GST_FLOW_ERROR;
-  }
-  return GST_FLOW_OK;
+  GST_ELEMENT_ERROR (self, STREAM, FAILED,
+      ("Filtering failed on the %s: %s", self->use_gpu ? "GPU" : "CPU",
+          err->message), ("%dx%d %s frame, PTS %" GST_TIME_FORMAT,
+          GST_VIDEO_INFO_WIDTH (&flight->in_frame.info),
+          GST_VIDEO_INFO_HEIGHT (&flight->in_frame.info),
+          GST_VIDEO_INFO_NAME (&flight->in_frame.info),
+          GST_TIME_ARGS (GST_BUFFER_PTS (flight->inbuf))));
 }
 
-/* Both frames mapped in system memory. */
+/* Finishes every frame in flight, oldest first.  push: pushes each one
+ * downstream, until a push fails or a frame does (that frame's error is
+ * posted); the frames after it are finished and dropped.  !push (flush,
+ * stop): drops them all.  Returns the first failure, or GST_FLOW_OK. */
 static GstFlowReturn
-gst_cuda_conv_filter_transform_frame (GstVideoFilter * vfilter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+gst_cuda_conv_filter_drain (GstCudaConvFilter * self, gboolean push)
 {
-  return gst_cuda_conv_filter_run (GST_CUDA_CONV_FILTER (vfilter), in_frame,
-      CUDACONV_MEMORY_HOST, out_frame, CUDACONV_MEMORY_HOST);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstCudaConvFlight *flight;
+
+  if (!g_queue_is_empty (&self->flight))
+    GST_DEBUG_OBJECT (self, "%s %u frames in flight", push ? "draining" :
+        "dropping", g_queue_get_length (&self->flight));
+  while ((flight = g_queue_pop_head (&self->flight)) != NULL) {
+    CudaConvError err = { 0, };
+
+    if (gst_cuda_conv_filter_finish (self, flight, &err) != CUDACONV_OK) {
+      if (push && ret == GST_FLOW_OK)
+        gst_cuda_conv_filter_post_failure (self, flight, &err);
+      else
+        GST_WARNING_OBJECT (self, "a dropped frame failed: %s", err.message);
+      if (ret == GST_FLOW_OK)
+        ret = GST_FLOW_ERROR;
+    } else if (push && ret == GST_FLOW_OK) {
+      GstBuffer *outbuf = g_steal_pointer (&flight->outbuf);
+
+      ret = gst_pad_push (trans->srcpad, outbuf);
+    }
+    gst_cuda_conv_flight_free (flight);
+  }
+  return push ? ret : GST_FLOW_OK;
 }
 
+/* Maps the entry's buffers for the backend. */
 static GstFlowReturn
-gst_cuda_conv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
+gst_cuda_conv_filter_map (GstCudaConvFilter * self,
+    GstCudaConvFlight * flight, CudaConvMemory * in_memory,
+    CudaConvMemory * out_memory)
 {
-  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
-  GstVideoFilter *vfilter = GST_VIDEO_FILTER (trans);
-  CudaConvMemory in_memory = CUDACONV_MEMORY_HOST;
-  CudaConvMemory out_memory = CUDACONV_MEMORY_HOST;
-  GstVideoFrame in_frame, out_frame;
-  GstFlowReturn ret;
+  GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
+  GstBuffer *inbuf = flight->inbuf, *outbuf = flight->outbuf;
 
-  if (!vfilter->negotiated) {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("a buffer came before the caps"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-  if (self->plan_error != NULL) {
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("Cannot filter: %s", self->plan_error), (NULL));
-    return GST_FLOW_ERROR;
-  }
-
+  *in_memory = *out_memory = CUDACONV_MEMORY_HOST;
   if (self->use_gpu) {
-    in_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, inbuf);
-    out_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, outbuf);
+    *in_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, inbuf);
+    *out_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, outbuf);
     /* recycled system memory is page-locked once, then moves directly */
-    gst_cuda_conv_gpu_prepare_host (self->gpu, inbuf, in_memory);
-    gst_cuda_conv_gpu_prepare_host (self->gpu, outbuf, out_memory);
+    gst_cuda_conv_gpu_prepare_host (self->gpu, inbuf, *in_memory);
+    gst_cuda_conv_gpu_prepare_host (self->gpu, outbuf, *out_memory);
   }
   GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT ": %s memory in, %s out",
       GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)),
-      in_memory == CUDACONV_MEMORY_DEVICE ? "CUDA" : "system",
-      out_memory == CUDACONV_MEMORY_DEVICE ? "CUDA" : "system");
+      *in_memory == CUDACONV_MEMORY_DEVICE ? "CUDA" : "system",
+      *out_memory == CUDACONV_MEMORY_DEVICE ? "CUDA" : "system");
 
   /* Mapped here rather than by GstVideoFilter, which only warns about a
    * buffer too small for its caps and passes on an output frame nobody
    * wrote.  GST_MAP_CUDA gives device pointers; without it CUDA memory
    * maps to a host copy (memory of a context the backend is not bound
    * to). */
-  if (!gst_video_frame_map (&in_frame, &vfilter->in_info, inbuf,
+  if (!gst_video_frame_map (&flight->in_frame, &vfilter->in_info, inbuf,
           GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF |
-          gst_cuda_conv_gpu_map_flags (in_memory))) {
+          gst_cuda_conv_gpu_map_flags (*in_memory))) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
         ("cannot map the input buffer (%" G_GSIZE_FORMAT " bytes) as a "
             "%dx%d %s frame (%" G_GSIZE_FORMAT " bytes): too small, or "
@@ -1028,19 +1206,302 @@ gst_cuda_conv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
             GST_VIDEO_INFO_SIZE (&vfilter->in_info)));
     return GST_FLOW_ERROR;
   }
-  if (!gst_video_frame_map (&out_frame, &vfilter->out_info, outbuf,
+  if (!gst_video_frame_map (&flight->out_frame, &vfilter->out_info, outbuf,
           GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF |
-          gst_cuda_conv_gpu_map_flags (out_memory))) {
-    gst_video_frame_unmap (&in_frame);
+          gst_cuda_conv_gpu_map_flags (*out_memory))) {
+    gst_video_frame_unmap (&flight->in_frame);
     GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
         ("cannot map the output buffer (%" G_GSIZE_FORMAT " bytes) for "
             "writing", gst_buffer_get_size (outbuf)));
     return GST_FLOW_ERROR;
   }
+  return GST_FLOW_OK;
+}
 
-  ret = gst_cuda_conv_filter_run (self, &in_frame, in_memory, &out_frame,
-      out_memory);
-  gst_video_frame_unmap (&out_frame);
-  gst_video_frame_unmap (&in_frame);
+/* Runs the plan on the entry's mapped frames, on the backend chosen at
+ * start: the CPU and a limit of 1 finish the frame here, the GPU with a
+ * larger limit queues it.  On failure the frames are unmapped and the
+ * error is posted. */
+static GstFlowReturn
+gst_cuda_conv_filter_run (GstCudaConvFilter * self,
+    GstCudaConvFlight * flight, CudaConvMemory in_memory,
+    CudaConvMemory out_memory, guint limit)
+{
+  CudaConvFrame src, dst;
+  CudaConvError err = { 0, };
+  GError *error = NULL;
+  CudaConvStatus s;
+
+  if (!gst_cuda_conv_planes_frame (&flight->in_frame, in_memory, &src,
+          &error) || !gst_cuda_conv_planes_frame (&flight->out_frame,
+          out_memory, &dst, &error)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error->message), (NULL));
+    g_clear_error (&error);
+    gst_cuda_conv_filter_finish (self, flight, &err);
+    return GST_FLOW_ERROR;
+  }
+
+  if (!self->use_gpu) {
+    s = cudaconv_cpu_run_frame (self->plan, &src, &dst, self->n_threads,
+        &err);
+  } else if (!gst_cuda_conv_gpu_begin (self->gpu, &err)) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("%s", err.message), (NULL));
+    gst_cuda_conv_filter_finish (self, flight, &err);
+    return GST_FLOW_ERROR;
+  } else if (limit <= 1) {
+    /* one at a time: the striped path overlaps within the frame */
+    s = gst_cuda_conv_gpu_run_frame (self->gpu, self->plan, &src, &dst,
+        &err);
+    gst_cuda_conv_gpu_end (self->gpu);
+  } else {
+    s = gst_cuda_conv_gpu_submit_frame (self->gpu, self->plan, &src, &dst,
+        &flight->ticket, &err);
+    flight->on_gpu = s == CUDACONV_OK;
+    gst_cuda_conv_gpu_end (self->gpu);
+  }
+  if (s != CUDACONV_OK) {
+    CudaConvError ignored = { 0, };
+
+    gst_cuda_conv_filter_post_failure (self, flight, &err);
+    gst_cuda_conv_filter_finish (self, flight, &ignored);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+/* Takes inbuf: gets its output buffer (with the metadata GstBaseTransform
+ * gives it) and puts the frame in flight.  On failure the frames taken
+ * before it are pushed, after the error is posted. */
+static GstFlowReturn
+gst_cuda_conv_filter_submit (GstCudaConvFilter * self, GstBuffer * inbuf,
+    guint limit)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (self);
+  GstCudaConvFlight *flight;
+  CudaConvMemory in_memory, out_memory;
+  GstFlowReturn ret;
+
+  if (!GST_VIDEO_FILTER (self)->negotiated) {
+    gst_buffer_unref (inbuf);
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("a buffer came before the caps"));
+    gst_cuda_conv_filter_drain (self, TRUE);
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  if (self->plan_error != NULL) {
+    gst_buffer_unref (inbuf);
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("Cannot filter: %s", self->plan_error), (NULL));
+    gst_cuda_conv_filter_drain (self, TRUE);
+    return GST_FLOW_ERROR;
+  }
+
+  flight = g_new0 (GstCudaConvFlight, 1);
+  flight->inbuf = inbuf;
+  ret = klass->prepare_output_buffer (trans, inbuf, &flight->outbuf);
+  if (ret != GST_FLOW_OK || flight->outbuf == NULL) {
+    GST_WARNING_OBJECT (self, "could not get an output buffer: %s",
+        gst_flow_get_name (ret));
+    gst_cuda_conv_flight_free (flight);
+    return ret != GST_FLOW_OK ? ret : GST_FLOW_ERROR;
+  }
+  ret = gst_cuda_conv_filter_map (self, flight, &in_memory, &out_memory);
+  if (ret == GST_FLOW_OK)
+    ret = gst_cuda_conv_filter_run (self, flight, in_memory, out_memory,
+        limit);
+  if (ret != GST_FLOW_OK) {
+    gst_cuda_conv_flight_free (flight);
+    gst_cuda_conv_filter_drain (self, TRUE);
+    return ret;
+  }
+  g_queue_push_tail (&self->flight, flight);
+  return GST_FLOW_OK;
+}
+
+/* Hands the oldest frame in flight out once limit frames are in flight.
+ * When it failed, its error is posted and the frames after it dropped. */
+static GstFlowReturn
+gst_cuda_conv_filter_release (GstCudaConvFilter * self, guint limit,
+    GstBuffer ** outbuf)
+{
+  GstCudaConvFlight *flight;
+  CudaConvError err = { 0, };
+
+  if (g_queue_get_length (&self->flight) < limit)
+    return GST_FLOW_OK;
+  flight = g_queue_pop_head (&self->flight);
+  if (gst_cuda_conv_filter_finish (self, flight, &err) != CUDACONV_OK) {
+    gst_cuda_conv_filter_post_failure (self, flight, &err);
+    gst_cuda_conv_flight_free (flight);
+    gst_cuda_conv_filter_drain (self, FALSE);
+    return GST_FLOW_ERROR;
+  }
+  *outbuf = g_steal_pointer (&flight->outbuf);
+  gst_cuda_conv_flight_free (flight);
+  return GST_FLOW_OK;
+}
+
+/* GstBaseTransform's chain calls this after each input buffer until it
+ * gives no buffer: the first call puts the new frame in flight, each call
+ * hands out the oldest frame while limit frames are in flight. */
+static GstFlowReturn
+gst_cuda_conv_filter_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+  GstBuffer *inbuf = trans->queued_buf;
+  GstFlowReturn ret;
+  guint limit;
+
+  *outbuf = NULL;
+  if (self->drain_ret != GST_FLOW_OK) {
+    /* the frames before this one could not all go downstream */
+    ret = self->drain_ret;
+    self->drain_ret = GST_FLOW_OK;
+    gst_buffer_replace (&trans->queued_buf, NULL);
+    return ret;
+  }
+  /* before_transform has drained the frames in flight: as before */
+  if (inbuf != NULL && gst_base_transform_is_passthrough (trans))
+    return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
+        outbuf);
+
+  limit = gst_cuda_conv_filter_flight_limit (self);
+  if (inbuf != NULL) {
+    trans->queued_buf = NULL;
+    ret = gst_cuda_conv_filter_submit (self, inbuf, limit);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
+  return gst_cuda_conv_filter_release (self, limit, outbuf);
+}
+
+/* A frame outside the queue (GstBaseTransform calls generate_output, not
+ * this; kept for subclasses of the interface that call transform). */
+static GstFlowReturn
+gst_cuda_conv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+  GstCudaConvFlight flight = { inbuf, outbuf, };
+  CudaConvMemory in_memory, out_memory;
+  CudaConvError err = { 0, };
+  GstFlowReturn ret;
+
+  if (!GST_VIDEO_FILTER (self)->negotiated || self->plan_error != NULL) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("no caps or no plan: %s", GST_STR_NULL (self->plan_error)));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+  ret = gst_cuda_conv_filter_map (self, &flight, &in_memory, &out_memory);
+  if (ret == GST_FLOW_OK)
+    ret = gst_cuda_conv_filter_run (self, &flight, in_memory, out_memory, 1);
+  if (ret == GST_FLOW_OK)
+    gst_cuda_conv_filter_finish (self, &flight, &err);
   return ret;
+}
+
+static void
+gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+  GstClockTime stream_time;
+  gboolean adopt;
+
+  /* the settings of the first buffer after a change: frames already in
+   * flight keep theirs */
+  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_TIMESTAMP (buffer));
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (self), stream_time);
+
+  gst_cuda_conv_filter_update (self);
+
+  /* the input's CUDA memory lives in another context: use that one, and
+   * renegotiate the output pool in it */
+  adopt = self->use_gpu && gst_cuda_conv_gpu_wants_context_of (self->gpu,
+      buffer, self->device_id);
+
+  /* Frames in flight go first where this buffer changes what comes out
+   * around them: passthrough (it would overtake them), a DISCONT (marks
+   * the next buffer pushed), a new output pool or caps (renegotiated
+   * before this buffer is taken), another CUDA context (the backend they
+   * run on is replaced). */
+  if (!g_queue_is_empty (&self->flight) &&
+      (gst_base_transform_is_passthrough (trans) ||
+          GST_BUFFER_IS_DISCONT (buffer) ||
+          gst_pad_needs_reconfigure (trans->srcpad) || adopt)) {
+    GstFlowReturn ret = gst_cuda_conv_filter_drain (self, TRUE);
+
+    if (ret != GST_FLOW_OK && self->drain_ret == GST_FLOW_OK)
+      self->drain_ret = ret;
+  }
+
+  if (adopt && gst_cuda_conv_gpu_adopt_context (self->gpu, buffer,
+          self->device_id))
+    gst_base_transform_reconfigure_src (trans);
+}
+
+static gboolean
+gst_cuda_conv_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (trans);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_START:
+      /* not serialized: the streaming thread owns the frames in flight,
+       * and its pushes now fail; FLUSH_STOP drops what is left */
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      gst_cuda_conv_filter_drain (self, FALSE);
+      self->drain_ret = GST_FLOW_OK;
+      break;
+    default:
+      /* EOS, caps, segment, gap, tags...: after the frames before them */
+      if (GST_EVENT_IS_SERIALIZED (event))
+        gst_cuda_conv_filter_drain (self, TRUE);
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* Frames GstVideoFilter mapped in system memory.  Not reached (transform
+ * and generate_output are the element's own); set so that GstVideoFilter
+ * does not take the element for an in-place filter. */
+static GstFlowReturn
+gst_cuda_conv_filter_transform_frame (GstVideoFilter * vfilter,
+    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
+{
+  GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (vfilter);
+  CudaConvFrame src, dst;
+  CudaConvError err = { 0, };
+  GError *error = NULL;
+  CudaConvStatus s = CUDACONV_ERROR_INVALID;
+
+  if (self->plan == NULL ||
+      !gst_cuda_conv_planes_frame (in_frame, CUDACONV_MEMORY_HOST, &src,
+          &error) ||
+      !gst_cuda_conv_planes_frame (out_frame, CUDACONV_MEMORY_HOST, &dst,
+          &error)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error != NULL ?
+            error->message : "no plan"), (NULL));
+    g_clear_error (&error);
+    return GST_FLOW_ERROR;
+  }
+  if (!self->use_gpu) {
+    s = cudaconv_cpu_run_frame (self->plan, &src, &dst, self->n_threads,
+        &err);
+  } else if (gst_cuda_conv_gpu_begin (self->gpu, &err)) {
+    s = gst_cuda_conv_gpu_run_frame (self->gpu, self->plan, &src, &dst,
+        &err);
+    gst_cuda_conv_gpu_end (self->gpu);
+  }
+  if (s != CUDACONV_OK) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("Filtering failed: %s",
+            err.message), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
 }

@@ -268,24 +268,41 @@ gst_cuda_conv_gpu_handle_context_query (GstCudaConvGpu * gpu, GstQuery * query)
 }
 
 gboolean
-gst_cuda_conv_gpu_adopt_context (GstCudaConvGpu * gpu, GstBuffer * buffer,
+gst_cuda_conv_gpu_wants_context_of (GstCudaConvGpu * gpu, GstBuffer * buffer,
     gint device_id)
 {
 #if HAVE_GST_CUDA
-  GstMemory *mem = gst_buffer_peek_memory (buffer, 0);
+  GstMemory *mem = gst_buffer_n_memory (buffer) > 0 ?
+      gst_buffer_peek_memory (buffer, 0) : NULL;
   GstCudaContext *theirs, *ours;
-  CudaConvError err = { 0, };
-  CudaConvCuda *cuda;
+  gboolean wants;
 
   if (gpu->cuda == NULL || mem == NULL || !gst_is_cuda_memory (mem))
     return FALSE;
   theirs = GST_CUDA_MEMORY_CAST (mem)->context;
   ours = get_context (gpu);
-  if (ours == theirs || ours == NULL ||
-      (device_id >= 0 && context_device (theirs) != (guint) device_id)) {
-    gst_clear_object (&ours);
+  wants = ours != theirs && ours != NULL &&
+      (device_id < 0 || context_device (theirs) == (guint) device_id);
+  gst_clear_object (&ours);
+  return wants;
+#else
+  return FALSE;
+#endif
+}
+
+gboolean
+gst_cuda_conv_gpu_adopt_context (GstCudaConvGpu * gpu, GstBuffer * buffer,
+    gint device_id)
+{
+#if HAVE_GST_CUDA
+  GstCudaContext *theirs, *ours;
+  CudaConvError err = { 0, };
+  CudaConvCuda *cuda;
+
+  if (!gst_cuda_conv_gpu_wants_context_of (gpu, buffer, device_id))
     return FALSE;
-  }
+  theirs = GST_CUDA_MEMORY_CAST (gst_buffer_peek_memory (buffer, 0))->context;
+  ours = get_context (gpu);
 
   cuda = backend_for_context (theirs, &err);
   if (cuda == NULL) {
@@ -402,6 +419,21 @@ gst_cuda_conv_gpu_run_frame (GstCudaConvGpu * gpu,
     const CudaConvFrame * dst, CudaConvError * err)
 {
   return cudaconv_cuda_run_frame (gpu->cuda, plan, src, dst, err);
+}
+
+CudaConvStatus
+gst_cuda_conv_gpu_submit_frame (GstCudaConvGpu * gpu,
+    const CudaConvFramePlan * plan, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvTicket * ticket, CudaConvError * err)
+{
+  return cudaconv_cuda_submit_frame (gpu->cuda, plan, src, dst, ticket, err);
+}
+
+CudaConvStatus
+gst_cuda_conv_gpu_frame_wait (GstCudaConvGpu * gpu,
+    const CudaConvTicket * ticket, CudaConvError * err)
+{
+  return cudaconv_cuda_frame_wait (gpu->cuda, ticket, err);
 }
 
 /* ---------------------------------------------------------------- pools */

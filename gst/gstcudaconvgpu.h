@@ -70,6 +70,11 @@ gboolean gst_cuda_conv_gpu_handle_context_query (GstCudaConvGpu * gpu,
  * rebind is logged and leaves the old context. */
 gboolean gst_cuda_conv_gpu_adopt_context (GstCudaConvGpu * gpu,
     GstBuffer * buffer, gint device_id);
+/* Whether gst_cuda_conv_gpu_adopt_context would try to rebind to buffer's
+ * context (the caller first finishes the frames in flight in the old
+ * one). */
+gboolean gst_cuda_conv_gpu_wants_context_of (GstCudaConvGpu * gpu,
+    GstBuffer * buffer, gint device_id);
 
 /* Where the frames of buffer can be read or written by the backend:
  * DEVICE for CUDA memory of the backend's context, HOST otherwise (CUDA
@@ -98,6 +103,15 @@ void gst_cuda_conv_gpu_end (GstCudaConvGpu * gpu);
 CudaConvStatus gst_cuda_conv_gpu_run_frame (GstCudaConvGpu * gpu,
     const CudaConvFramePlan * plan, const CudaConvFrame * src,
     const CudaConvFrame * dst, CudaConvError * err);
+
+/* Frames in flight: queues a frame's plan (cudaconv_cuda_submit_frame)
+ * and waits for it (cudaconv_cuda_frame_wait), each between begin and
+ * end; every successful submit needs its wait, also to drop the frame. */
+CudaConvStatus gst_cuda_conv_gpu_submit_frame (GstCudaConvGpu * gpu,
+    const CudaConvFramePlan * plan, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvTicket * ticket, CudaConvError * err);
+CudaConvStatus gst_cuda_conv_gpu_frame_wait (GstCudaConvGpu * gpu,
+    const CudaConvTicket * ticket, CudaConvError * err);
 
 /* A GstCudaBufferPool of the backend's context for caps, or NULL (no
  * context, or the pool refused caps). */

@@ -77,6 +77,28 @@ cudaconv_cuda_run_transfer (CudaConvCuda * cuda, const CudaConvPlan * plan,
   return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
 }
 
+CudaConvStatus
+cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
+    const CudaConvFramePlan * plan, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvTicket * ticket, CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
+CudaConvStatus
+cudaconv_cuda_frame_query (CudaConvCuda * cuda, const CudaConvTicket * ticket,
+    int *done, CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
+CudaConvStatus
+cudaconv_cuda_frame_wait (CudaConvCuda * cuda, const CudaConvTicket * ticket,
+    CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
 void *
 cudaconv_cuda_host_alloc (size_t size, CudaConvError * err)
 {

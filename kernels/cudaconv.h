@@ -28,7 +28,9 @@
  *   backends            cudaconv_cpu_run() (cpu.c, the reference) and
  *                       cudaconv_cuda_run() (cuda/, the GPU); a whole frame
  *                       through either: cudaconv_cpu_run_frame() and
- *                       cudaconv_cuda_run_frame() (frame.c)
+ *                       cudaconv_cuda_run_frame() (frame.c); frames in
+ *                       flight on the GPU: cudaconv_cuda_submit_frame()
+ *                       and cudaconv_cuda_frame_wait() (cuda/inflight.cu)
  */
 
 #ifndef CUDACONV_H
@@ -388,6 +390,48 @@ CudaConvStatus cudaconv_cuda_run_transfer (CudaConvCuda * cuda,
 CudaConvStatus cudaconv_cuda_run_frame (CudaConvCuda * cuda,
     const CudaConvFramePlan * plan, const CudaConvFrame * src,
     const CudaConvFrame * dst, CudaConvError * err);
+
+/* Frames in flight (cuda/inflight.cu).  cudaconv_cuda_submit_frame queues
+ * a whole frame as cudaconv_cuda_run_frame computes it (upload, filter,
+ * download, on a stream of the frame's own) and returns without waiting,
+ * so the upload of one frame, the filter of another and the download of a
+ * third can overlap.  Host planes that are pinned are transferred
+ * directly; pageable ones are staged through pinned buffers that belong to
+ * the frame's slot, so frames in flight share no staging buffer.  Planes
+ * only copied or filled between two host frames are done by the CPU before
+ * the call returns.
+ *
+ * Until the frame's wait returns, src must not change and dst must not be
+ * read (pageable host planes of dst are written by the wait).  Each
+ * successful submit needs exactly one cudaconv_cuda_frame_wait, also to
+ * abandon the frame: the wait frees its slot.  A failed submit leaves
+ * nothing queued and needs no wait.  At most CUDACONV_MAX_FRAMES_IN_FLIGHT
+ * frames of one instance are in flight at once; a slot's buffers are kept
+ * for the next frame (they grow with the frames, never shrink). */
+#define CUDACONV_MAX_FRAMES_IN_FLIGHT 16
+
+/* Names a submitted frame until its wait. */
+typedef struct
+{
+  int slot;
+  unsigned long long serial;
+} CudaConvTicket;
+
+CudaConvStatus cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
+    const CudaConvFramePlan * plan, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvTicket * ticket, CudaConvError * err);
+
+/* *done = 1 when the frame's GPU work has finished (its wait will not
+ * block), else 0.  An error of that work is reported here (and again by
+ * the wait). */
+CudaConvStatus cudaconv_cuda_frame_query (CudaConvCuda * cuda,
+    const CudaConvTicket * ticket, int *done, CudaConvError * err);
+
+/* Waits until dst holds the frame's result, then frees its slot.  On an
+ * error (with CUDA's text) the slot is freed too, once nothing queued uses
+ * the frames any more. */
+CudaConvStatus cudaconv_cuda_frame_wait (CudaConvCuda * cuda,
+    const CudaConvTicket * ticket, CudaConvError * err);
 
 /* Pinned (page-locked, portable: usable from every context) host memory,
  * for buffer pools whose frames cross PCIe at full speed.  Allocate once

@@ -16,33 +16,12 @@
  * map; on the CPU they are plain row copies and fills. */
 
 #include "cpu_threads.h"
-#include "plan.h"
+#include "frame.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef enum
-{
-  JOB_FILTER,
-  JOB_COPY,
-  JOB_FILL
-} PlaneJob;
-
-typedef struct
-{
-  CudaConvImage geometry;       /* data NULL and stride 0: set per frame */
-  CudaConvPlan *plan;
-  CudaConvChannelMap map;
-  PlaneJob job;
-} FramePlane;
-
-struct CudaConvFramePlan
-{
-  int n_planes;
-  FramePlane planes[CUDACONV_MAX_PLANES];
-};
 
 /* ------------------------------------------------------------ building */
 
@@ -215,11 +194,10 @@ plane_image (const CudaConvFramePlan * plan, int p,
   return CUDACONV_OK;
 }
 
-/* Plane p of both frames, checked. */
-static CudaConvStatus
-plane_images (const CudaConvFramePlan * plan, int p, const CudaConvFrame * src,
-    const CudaConvFrame * dst, CudaConvImage * in, CudaConvImage * out,
-    CudaConvError * err)
+CudaConvStatus
+frame_plane_images (const CudaConvFramePlan * plan, int p,
+    const CudaConvFrame * src, const CudaConvFrame * dst, CudaConvImage * in,
+    CudaConvImage * out, CudaConvError * err)
 {
   CudaConvStatus s = plane_image (plan, p, src, "source", in, err);
 
@@ -228,8 +206,8 @@ plane_images (const CudaConvFramePlan * plan, int p, const CudaConvFrame * src,
   return plane_image (plan, p, dst, "destination", out, err);
 }
 
-static CudaConvStatus
-check_frames (const CudaConvFramePlan * plan, const CudaConvFrame * src,
+CudaConvStatus
+frame_check (const CudaConvFramePlan * plan, const CudaConvFrame * src,
     const CudaConvFrame * dst, CudaConvError * err)
 {
   if (plan == NULL || src == NULL || dst == NULL)
@@ -243,8 +221,8 @@ check_frames (const CudaConvFramePlan * plan, const CudaConvFrame * src,
   return CUDACONV_OK;
 }
 
-static void
-copy_rows (const CudaConvImage * src, const CudaConvImage * dst)
+void
+frame_copy_rows (const CudaConvImage * src, const CudaConvImage * dst)
 {
   /* in place: already there */
   if (src->data == dst->data && src->stride == dst->stride)
@@ -253,8 +231,8 @@ copy_rows (const CudaConvImage * src, const CudaConvImage * dst)
       cudaconv_image_row_bytes (src), src->height);
 }
 
-static void
-fill_rows (const CudaConvImage * dst, const CudaConvChannelMap * map)
+void
+frame_fill_rows (const CudaConvImage * dst, const CudaConvChannelMap * map)
 {
   int n = dst->width * dst->channels;
 
@@ -284,7 +262,7 @@ cudaconv_cpu_run_frame (const CudaConvFramePlan * plan,
     const CudaConvFrame * src, const CudaConvFrame * dst, int n_threads,
     CudaConvError * err)
 {
-  CudaConvStatus s = check_frames (plan, src, dst, err);
+  CudaConvStatus s = frame_check (plan, src, dst, err);
 
   if (s != CUDACONV_OK)
     return s;
@@ -298,14 +276,15 @@ cudaconv_cpu_run_frame (const CudaConvFramePlan * plan,
     CudaConvImage in, out;
     CudaConvError inner = { 0, };
 
-    if ((s = plane_images (plan, p, src, dst, &in, &out, err)) != CUDACONV_OK)
+    if ((s = frame_plane_images (plan, p, src, dst, &in, &out,
+                err)) != CUDACONV_OK)
       return s;
     switch (plane->job) {
       case JOB_COPY:
-        copy_rows (&in, &out);
+        frame_copy_rows (&in, &out);
         break;
       case JOB_FILL:
-        fill_rows (&out, &plane->map);
+        frame_fill_rows (&out, &plane->map);
         break;
       case JOB_FILTER:
         if ((s = cudaconv_cpu_run (plane->plan, &in, &out, &plane->map,
@@ -324,7 +303,7 @@ cudaconv_cuda_run_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
 {
   int on_host, on_device;
   int queued = 0;
-  CudaConvStatus s = check_frames (plan, src, dst, err);
+  CudaConvStatus s = frame_check (plan, src, dst, err);
 
   if (s != CUDACONV_OK)
     return s;
@@ -338,15 +317,16 @@ cudaconv_cuda_run_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
     CudaConvImage in, out;
     CudaConvError inner = { 0, };
 
-    if ((s = plane_images (plan, p, src, dst, &in, &out, err)) != CUDACONV_OK)
+    if ((s = frame_plane_images (plan, p, src, dst, &in, &out,
+                err)) != CUDACONV_OK)
       break;
     /* between host frames a copy or a fill need not cross PCIe */
     if (on_host && plane->job == JOB_COPY) {
-      copy_rows (&in, &out);
+      frame_copy_rows (&in, &out);
       continue;
     }
     if (on_host && plane->job == JOB_FILL) {
-      fill_rows (&out, &plane->map);
+      frame_fill_rows (&out, &plane->map);
       continue;
     }
     if (on_device) {

@@ -245,6 +245,7 @@ cudaconv_cuda_free (CudaConvCuda * cuda)
     return;
   /* teardown errors (e.g. a context already lost) have no one to go to */
   cc_enter (cuda, &ignored);
+  cc_slots_free (cuda);
   if (cuda->stream != NULL) {
     cudaStreamSynchronize (cuda->stream);
     cudaStreamDestroy (cuda->stream);

@@ -15,6 +15,10 @@
 
 #include <cuda_runtime.h>
 
+/* device rows of staged frames are this many bytes apart at least, so the
+ * kernels' 16-byte paths apply (transfer.cu, inflight.cu) */
+#define CC_DEVICE_ROW_ALIGN 256
+
 /* the most stripes a host -> host frame is cut into (stripes.cu) */
 #define CC_STRIPES_MAX 16
 
@@ -31,6 +35,10 @@ typedef struct
   int pinned;                   /* page-locked host memory, not device */
   cudaEvent_t last_use;         /* NULL for the transfer buffers */
 } CcBuffer;
+
+/* A frame in flight (inflight.cu): its stream, buffers and what its wait
+ * still has to do. */
+typedef struct CcSlot CcSlot;
 
 struct CudaConvCuda
 {
@@ -61,6 +69,11 @@ struct CudaConvCuda
   cudaEvent_t uploaded[CC_STRIPES_MAX];
   cudaEvent_t filtered[CC_STRIPES_MAX];
   cudaEvent_t downloaded[CC_STRIPES_MAX];
+
+  /* frames in flight (inflight.cu): slots made on demand, kept until
+   * cudaconv_cuda_free; serial numbers tell tickets apart */
+  CcSlot *slots[CUDACONV_MAX_FRAMES_IN_FLIGHT];
+  unsigned long long next_serial;
 };
 
 #ifdef __cplusplus
@@ -108,6 +121,9 @@ CudaConvStatus cc_schedule_run (CudaConvCuda * cuda,
     const CudaConvPlan * plan, const CudaConvImage * src,
     const CudaConvImage * dst, const CudaConvChannelMap * map,
     cudaStream_t stream, CudaConvError * err);
+
+/* Waits for and frees every slot of frames in flight (teardown). */
+void cc_slots_free (CudaConvCuda * cuda);
 
 /* The striped host -> host path (stripes.cu).  How many stripes a frame of
  * height rows of row bytes is cut into: 0 when it goes better whole. */

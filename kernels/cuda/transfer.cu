@@ -27,9 +27,6 @@
     } \
   } while (0)
 
-/* device rows aligned so the kernels' 16-byte paths apply */
-#define DEVICE_ROW_ALIGN 256
-
 /* The device image the filter reads: src itself, or its upload into
  * cuda->dev_in, rows pitch bytes apart (queued on stream). */
 static CudaConvStatus
@@ -115,7 +112,8 @@ cudaconv_cuda_run_transfer (CudaConvCuda * cuda, const CudaConvPlan * plan,
     return s;
   stream = cuda->stream;
   row = cudaconv_image_row_bytes (dst);
-  pitch = (row + DEVICE_ROW_ALIGN - 1) & ~(size_t) (DEVICE_ROW_ALIGN - 1);
+  pitch = (row + CC_DEVICE_ROW_ALIGN - 1) &
+      ~(size_t) (CC_DEVICE_ROW_ALIGN - 1);
 
   if (src_memory == CUDACONV_MEMORY_HOST && dst_memory == CUDACONV_MEMORY_HOST
       && (n_stripes = cc_stripe_count (plan, dst->height, row)) > 0) {

@@ -432,6 +432,9 @@ ec_element_new (const gchar * backend)
       "GST_PLUGIN_PATH name the build's gst/ directory?");
   if (backend != NULL)
     gst_util_set_object_arg (G_OBJECT (element), "backend", backend);
+  /* these tests pull each output right after its input: one frame at a
+   * time (test_inflight.c keeps frames in flight) */
+  g_object_set (element, "frames-in-flight", 1, NULL);
   return element;
 }
 

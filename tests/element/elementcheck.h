@@ -106,12 +106,13 @@ GstCaps *ec_caps (const EcFormat * format, gint width, gint height);
 GstBuffer *ec_make_input (const EcFormat * format, gint width, gint height,
     TuRng * rng);
 
-/* A harness around a new cudaconvfilter with backend set (NULL: default),
+/* A harness around ec_element_new (backend),
  * whose downstream offers a pool with random padding that poisons every
  * buffer it hands out. */
 GstHarness *ec_harness_new (const gchar * backend, TuRng * rng);
 
-/* A new cudaconvfilter with backend set (NULL: default). */
+/* A new cudaconvfilter with backend set (NULL: default) and
+ * frames-in-flight=1, so each input's output can be pulled at once. */
 GstElement *ec_element_new (const gchar * backend);
 /* The same harness around an element the caller made (and keeps). */
 GstHarness *ec_harness_wrap (GstElement * element, TuRng * rng);

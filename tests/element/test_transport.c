@@ -211,18 +211,18 @@ typedef struct
   gboolean uploads;             /* has cudaupload or cudadownload */
 } Path;
 
+/* one frame at a time: each output is pulled right after its input */
 static const Path paths[] = {
   {"CUDA -> CUDA", "cudaupload ! video/x-raw(memory:CUDAMemory) ! "
-        "cudaconvfilter name=f backend=cuda ! "
+        "cudaconvfilter name=f backend=cuda frames-in-flight=1 ! "
         "video/x-raw(memory:CUDAMemory) ! cudadownload", TRUE, TRUE, TRUE},
-  {"system -> CUDA", "cudaconvfilter name=f backend=cuda ! "
-        "video/x-raw(memory:CUDAMemory) ! cudadownload", FALSE, TRUE, TRUE},
+  {"system -> CUDA", "cudaconvfilter name=f backend=cuda frames-in-flight=1 "
+        "! video/x-raw(memory:CUDAMemory) ! cudadownload", FALSE, TRUE, TRUE},
   {"CUDA -> system", "cudaupload ! video/x-raw(memory:CUDAMemory) ! "
-        "cudaconvfilter name=f backend=cuda ! capsfilter caps=video/x-raw",
-        TRUE,
-      FALSE, TRUE},
-  {"system -> system", "cudaconvfilter name=f backend=cuda", FALSE, FALSE,
-      FALSE},
+        "cudaconvfilter name=f backend=cuda frames-in-flight=1 ! "
+        "capsfilter caps=video/x-raw", TRUE, FALSE, TRUE},
+  {"system -> system", "cudaconvfilter name=f backend=cuda "
+        "frames-in-flight=1", FALSE, FALSE, FALSE},
 };
 
 /* Sizes are odd where libgstcuda 1.22 allows (its I420 needs even

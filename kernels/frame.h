@@ -1,0 +1,61 @@
+/* gst-cudaconv: the fields of a frame plan and the helpers its runs share
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* Internal: frame.c builds and runs frame plans; the GPU backend's frames
+ * in flight (cuda/inflight.cu) run them too.  Not installed; none of these
+ * names is exported. */
+
+#ifndef CUDACONV_FRAME_H
+#define CUDACONV_FRAME_H
+
+#include "plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  JOB_FILTER,
+  JOB_COPY,
+  JOB_FILL
+} PlaneJob;
+
+typedef struct
+{
+  CudaConvImage geometry;       /* data NULL and stride 0: set per frame */
+  CudaConvPlan *plan;
+  CudaConvChannelMap map;
+  PlaneJob job;
+} FramePlane;
+
+struct CudaConvFramePlan
+{
+  int n_planes;
+  FramePlane planes[CUDACONV_MAX_PLANES];
+};
+
+/* The plan and both frames are there, and their memory kinds valid. */
+CudaConvStatus frame_check (const CudaConvFramePlan * plan,
+    const CudaConvFrame * src, const CudaConvFrame * dst,
+    CudaConvError * err);
+/* Plane p of both frames as images, checked against the plan. */
+CudaConvStatus frame_plane_images (const CudaConvFramePlan * plan, int p,
+    const CudaConvFrame * src, const CudaConvFrame * dst, CudaConvImage * in,
+    CudaConvImage * out, CudaConvError * err);
+/* Host memory only: a copied plane (nothing to do in place) and a filled
+ * one. */
+void frame_copy_rows (const CudaConvImage * src, const CudaConvImage * dst);
+void frame_fill_rows (const CudaConvImage * dst,
+    const CudaConvChannelMap * map);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUDACONV_FRAME_H */
