@@ -284,7 +284,7 @@ cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
     const CudaConvFrame * dst, CudaConvTicket * ticket, CudaConvError * err)
 {
   size_t offset[CUDACONV_MAX_PLANES];
-  int on_host, index;
+  int on_host, index = -1;
   CcSlot *slot;
   CudaConvStatus s = frame_check (plan, src, dst, err);
   cudaError_t e;
@@ -308,7 +308,7 @@ cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
   for (int p = 0; p < plan->n_planes; p++) {
     const FramePlane *plane = &plan->planes[p];
     CudaConvImage in, out;
-    CudaConvError inner = { CUDACONV_OK, };
+    CudaConvError inner = { };
 
     if ((s = frame_plane_images (plan, p, src, dst, &in, &out,
                 err)) != CUDACONV_OK)

@@ -141,6 +141,8 @@ typedef struct
 static Case cases[] = {
   SIZE_CASES ("4k", 3840, 2160),
   SIZE_CASES ("1080p", 1920, 1080),
+  {"4k-nv12-pinned", "element, NV12, system memory, pinned in and out",
+      RUN_PIPELINE, "NV12", 3840, 2160, SUPPLY_PINNED, FILTER_CHAIN, 0, 0, 0},
   {"1080p-ayuv-gaussianblur", "gaussianblur (CPU, gaudieffects), AYUV",
         RUN_PIPELINE, "AYUV", 1920, 1080, SUPPLY_PAGEABLE, "gaussianblur", -1,
       -1, 0},
@@ -178,18 +180,22 @@ typedef struct
   const gchar *filters[16];
   guint n_filters;
   gboolean list;
+  gint frames_in_flight;        /* -1: the element's default */
 } Options;
 
 /* ----------------------------------------------------------- source frames */
 
 static GstCudaContext *cuda_context;
 
+/* A frame rate, as cameras, files and videotestsrc give: the element's
+ * automatic frames-in-flight needs one.  Nothing paces the frames by it
+ * (appsrc is not live, the fakesink does not sync). */
 static GstCaps *
 case_caps (const Case * c, gboolean cuda)
 {
   GstCaps *caps = gst_caps_new_simple ("video/x-raw",
       "format", G_TYPE_STRING, c->format, "width", G_TYPE_INT, c->width,
-      "height", G_TYPE_INT, c->height, "framerate", GST_TYPE_FRACTION, 0, 1,
+      "height", G_TYPE_INT, c->height, "framerate", GST_TYPE_FRACTION, 60, 1,
       NULL);
 
   if (cuda)
@@ -553,6 +559,9 @@ stream_start (Stream * s)
   s->src = gst_bin_get_by_name (GST_BIN (s->pipeline), "src");
   s->sink = gst_bin_get_by_name (GST_BIN (s->pipeline), "sink");
   s->f = gst_bin_get_by_name (GST_BIN (s->pipeline), "f");
+  if (s->f != NULL && o->frames_in_flight >= 0)
+    g_object_set (s->f, "frames-in-flight", (guint) o->frames_in_flight,
+        NULL);
   caps = case_caps (c, c->supply == SUPPLY_CUDA);
   g_object_set (s->src, "caps", caps, NULL);
   gst_caps_unref (caps);
@@ -1142,6 +1151,8 @@ usage (FILE * f)
       "  --case SUBSTRING  only cases whose name contains it (repeatable)\n"
       "  --pipelines N     one many-streams case of N pipelines (1 to %d)\n"
       "                    instead of 1080p-streams-1, -2, -4 and -8\n"
+      "  --frames-in-flight N  sets the element's frames-in-flight (0 to\n"
+      "                    16; default: the element's automatic choice)\n"
       "  --json FILE       write the figures as JSON\n"
       "  --list            print the cases and exit\n",
       MIN_FRAMES, DEFAULT_FRAMES, DEFAULT_WARMUP, MAX_STREAMS);
@@ -1154,6 +1165,7 @@ parse_options (int argc, char **argv, Options * o)
 
   o->frames = DEFAULT_FRAMES;
   o->warmup = DEFAULT_WARMUP;
+  o->frames_in_flight = -1;
   for (i = 1; i < argc; i++) {
     const char *arg = argv[i];
     const char *value = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1189,6 +1201,13 @@ parse_options (int argc, char **argv, Options * o)
       i++;
     } else if (strcmp (arg, "--json") == 0) {
       o->json = value;
+      i++;
+    } else if (strcmp (arg, "--frames-in-flight") == 0) {
+      o->frames_in_flight = (gint) g_ascii_strtoll (value, NULL, 10);
+      if (o->frames_in_flight < 0 || o->frames_in_flight > 16) {
+        fprintf (stderr, "--frames-in-flight: 0 to 16\n");
+        return FALSE;
+      }
       i++;
     } else {
       fprintf (stderr, "%s: unknown option\n", arg);

@@ -194,10 +194,12 @@ for mode in "${modes[@]}"; do
     IFS=$'\x1f' read -r kind name workdir env cmd <<< "$line"
     if [[ $mode != plain ]]; then
       # the sanitizers run quick mode anyway: gpu-quick would repeat gpu;
-      # memcheck also watches the element moving CUDA memory
+      # memcheck also watches the element moving CUDA memory, frames in
+      # flight and registered host memory
       [[ $kind == gpu && $cmd != *--quick* ]] ||
         [[ $mode == memcheck && $kind == element &&
-          ($name == transport || $name == formats-cuda) ]] || continue
+          ($name == transport || $name == formats-cuda ||
+            $name == inflight-cuda || $name == registration) ]] || continue
       [[ $kind == element ]] && env="$env CUDACONV_TEST_BACKEND=cuda"
     else
       [[ $kind == gpu ]] || continue
