@@ -53,6 +53,7 @@
 #define GST_USE_UNSTABLE_API
 #include <gst/gst.h>
 #include <gst/video/video.h>
+#include <gst/base/gstbasetransform.h>
 #include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
@@ -529,6 +530,23 @@ add_probe (GstElement * element, const gchar * pad_name,
   gst_object_unref (pad);
 }
 
+/* Whether the first frame has been through negotiation: the filter has
+ * chosen its output pool, and with it the allocation it proposes upstream
+ * (without a filter: the frame reached the sink). */
+static gboolean
+negotiated (Stream * s)
+{
+  GstBufferPool *pool;
+
+  if (s->f == NULL)
+    return g_atomic_int_get (&s->clock.count) >= 1;
+  pool = gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (s->f));
+  if (pool == NULL)
+    return FALSE;
+  gst_object_unref (pool);
+  return TRUE;
+}
+
 /* Builds and starts s's pipeline and makes its source frames; FALSE with
  * s->error set. */
 static gboolean
@@ -599,10 +617,12 @@ stream_start (Stream * s)
       gboolean ok;
       GstPad *pad;
 
-      /* a first frame negotiates, then the element can propose */
+      /* a first frame negotiates, then the element can propose; it may
+       * stay in flight in the element, so the wait is for the caps, not
+       * for the frame at the sink */
       ok = make_pageable (c, first, &s->error) && push (s->src, first[0]);
       free_frames (first);
-      while (ok && g_atomic_int_get (&s->clock.count) < 1 &&
+      while (ok && !negotiated (s) &&
           (s->error = bus_error (s->bus, GST_MSECOND)) == NULL);
       if (!ok || s->error != NULL)
         return FALSE;
