@@ -1262,6 +1262,9 @@ gst_cuda_conv_filter_run (GstCudaConvFilter * self,
   if (s != CUDACONV_OK) {
     CudaConvError ignored = { 0, };
 
+    /* the frames taken before this one go downstream first, then the
+     * error: none is lost behind it */
+    gst_cuda_conv_filter_drain (self, TRUE);
     gst_cuda_conv_filter_post_failure (self, flight, &err);
     gst_cuda_conv_filter_finish (self, flight, &ignored);
     return GST_FLOW_ERROR;
@@ -1271,7 +1274,7 @@ gst_cuda_conv_filter_run (GstCudaConvFilter * self,
 
 /* Takes inbuf: gets its output buffer (with the metadata GstBaseTransform
  * gives it) and puts the frame in flight.  On failure the frames taken
- * before it are pushed, after the error is posted. */
+ * before it are pushed (before a filtering error is posted). */
 static GstFlowReturn
 gst_cuda_conv_filter_submit (GstCudaConvFilter * self, GstBuffer * inbuf,
     guint limit)
@@ -1397,8 +1400,12 @@ gst_cuda_conv_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
   ret = gst_cuda_conv_filter_map (self, &flight, &in_memory, &out_memory);
   if (ret == GST_FLOW_OK)
     ret = gst_cuda_conv_filter_run (self, &flight, in_memory, out_memory, 1);
-  if (ret == GST_FLOW_OK)
-    gst_cuda_conv_filter_finish (self, &flight, &err);
+  /* a frame whose wait failed is not a frame: never pass it on */
+  if (ret == GST_FLOW_OK &&
+      gst_cuda_conv_filter_finish (self, &flight, &err) != CUDACONV_OK) {
+    gst_cuda_conv_filter_post_failure (self, &flight, &err);
+    ret = GST_FLOW_ERROR;
+  }
   return ret;
 }
 
