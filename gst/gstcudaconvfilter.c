@@ -95,6 +95,9 @@
  * rate is known (three frames: one going up, one filtered, one coming
  * down), and 1 otherwise: the CPU backend finishes each frame before it
  * returns, and CUDA memory on both pads has no transfer to overlap.
+ * An application that pushes one frame and waits for its output before
+ * pushing the next must set 1: above 1 that frame stays held until later
+ * ones arrive.
  *
  * Property changes apply from the first buffer that arrives at the sink pad
  * after the change: frames already in flight keep the settings they were
