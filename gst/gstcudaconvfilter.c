@@ -218,6 +218,8 @@ static gboolean gst_cuda_conv_filter_sink_event (GstBaseTransform * trans,
     GstEvent * event);
 static GstFlowReturn gst_cuda_conv_filter_drain (GstCudaConvFilter * self,
     gboolean push);
+static void gst_cuda_conv_filter_keep_drain_error (GstCudaConvFilter * self,
+    GstFlowReturn ret);
 static guint gst_cuda_conv_filter_flight_limit (GstCudaConvFilter * self);
 static gboolean gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
@@ -617,6 +619,8 @@ gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_latency (GST_OBJECT (self)));
     gst_base_transform_reconfigure_src (GST_BASE_TRANSFORM (self));
+    /* and upstream's pool, whose buffers are held too */
+    gst_base_transform_reconfigure_sink (GST_BASE_TRANSFORM (self));
   }
   if (G_UNLIKELY (gst_debug_category_get_threshold (GST_CAT_DEFAULT) >=
           GST_LEVEL_DEBUG)) {
@@ -896,7 +900,8 @@ gst_cuda_conv_filter_query (GstBaseTransform * trans,
     return TRUE;
   /* upstream wants every buffer it gave back: the frames in flight first */
   if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
-    gst_cuda_conv_filter_drain (self, TRUE);
+    gst_cuda_conv_filter_keep_drain_error (self,
+        gst_cuda_conv_filter_drain (self, TRUE));
   if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY)
     return gst_cuda_conv_filter_latency (self, query);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
@@ -1169,6 +1174,16 @@ gst_cuda_conv_filter_drain (GstCudaConvFilter * self, gboolean push)
   return push ? ret : GST_FLOW_OK;
 }
 
+/* A drain outside generate_output cannot return its flow: the next
+ * buffer's generate_output does (the first failure is kept). */
+static void
+gst_cuda_conv_filter_keep_drain_error (GstCudaConvFilter * self,
+    GstFlowReturn ret)
+{
+  if (ret != GST_FLOW_OK && self->drain_ret == GST_FLOW_OK)
+    self->drain_ret = ret;
+}
+
 /* Maps the entry's buffers for the backend. */
 static GstFlowReturn
 gst_cuda_conv_filter_map (GstCudaConvFilter * self,
@@ -1238,6 +1253,7 @@ gst_cuda_conv_filter_run (GstCudaConvFilter * self,
   if (!gst_cuda_conv_planes_frame (&flight->in_frame, in_memory, &src,
           &error) || !gst_cuda_conv_planes_frame (&flight->out_frame,
           out_memory, &dst, &error)) {
+    gst_cuda_conv_filter_drain (self, TRUE);
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error->message), (NULL));
     g_clear_error (&error);
     gst_cuda_conv_filter_finish (self, flight, &err);
@@ -1248,6 +1264,7 @@ gst_cuda_conv_filter_run (GstCudaConvFilter * self,
     s = cudaconv_cpu_run_frame (self->plan, &src, &dst, self->n_threads,
         &err);
   } else if (!gst_cuda_conv_gpu_begin (self->gpu, &err)) {
+    gst_cuda_conv_filter_drain (self, TRUE);
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED, ("%s", err.message), (NULL));
     gst_cuda_conv_filter_finish (self, flight, &err);
     return GST_FLOW_ERROR;
@@ -1310,6 +1327,8 @@ gst_cuda_conv_filter_submit (GstCudaConvFilter * self, GstBuffer * inbuf,
     GST_WARNING_OBJECT (self, "could not get an output buffer: %s",
         gst_flow_get_name (ret));
     gst_cuda_conv_flight_free (flight);
+    /* the frames ahead of it still go (or are dropped when flushing) */
+    gst_cuda_conv_filter_drain (self, ret != GST_FLOW_FLUSHING);
     return ret != GST_FLOW_OK ? ret : GST_FLOW_ERROR;
   }
   ret = gst_cuda_conv_filter_map (self, flight, &in_memory, &out_memory);
@@ -1443,10 +1462,8 @@ gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
       (gst_base_transform_is_passthrough (trans) ||
           GST_BUFFER_IS_DISCONT (buffer) ||
           gst_pad_needs_reconfigure (trans->srcpad) || adopt)) {
-    GstFlowReturn ret = gst_cuda_conv_filter_drain (self, TRUE);
-
-    if (ret != GST_FLOW_OK && self->drain_ret == GST_FLOW_OK)
-      self->drain_ret = ret;
+    gst_cuda_conv_filter_keep_drain_error (self,
+        gst_cuda_conv_filter_drain (self, TRUE));
   }
 
   if (adopt && gst_cuda_conv_gpu_adopt_context (self->gpu, buffer,
@@ -1471,7 +1488,8 @@ gst_cuda_conv_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
     default:
       /* EOS, caps, segment, gap, tags...: after the frames before them */
       if (GST_EVENT_IS_SERIALIZED (event))
-        gst_cuda_conv_filter_drain (self, TRUE);
+        gst_cuda_conv_filter_keep_drain_error (self,
+            gst_cuda_conv_filter_drain (self, TRUE));
       break;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
