@@ -221,7 +221,7 @@ frame_check (const CudaConvFramePlan * plan, const CudaConvFrame * src,
   return CUDACONV_OK;
 }
 
-void
+static void
 frame_copy_rows (const CudaConvImage * src, const CudaConvImage * dst)
 {
   /* in place: already there */
@@ -231,7 +231,7 @@ frame_copy_rows (const CudaConvImage * src, const CudaConvImage * dst)
       cudaconv_image_row_bytes (src), src->height);
 }
 
-void
+static void
 frame_fill_rows (const CudaConvImage * dst, const CudaConvChannelMap * map)
 {
   int n = dst->width * dst->channels;
@@ -257,6 +257,23 @@ frame_fill_rows (const CudaConvImage * dst, const CudaConvChannelMap * map)
   }
 }
 
+int
+frame_host_plane (const FramePlane * plane, const CudaConvImage * in,
+    const CudaConvImage * out)
+{
+  switch (plane->job) {
+    case JOB_COPY:
+      frame_copy_rows (in, out);
+      return 1;
+    case JOB_FILL:
+      frame_fill_rows (out, &plane->map);
+      return 1;
+    case JOB_FILTER:
+      break;
+  }
+  return 0;
+}
+
 CudaConvStatus
 cudaconv_cpu_run_frame (const CudaConvFramePlan * plan,
     const CudaConvFrame * src, const CudaConvFrame * dst, int n_threads,
@@ -279,20 +296,11 @@ cudaconv_cpu_run_frame (const CudaConvFramePlan * plan,
     if ((s = frame_plane_images (plan, p, src, dst, &in, &out,
                 err)) != CUDACONV_OK)
       return s;
-    switch (plane->job) {
-      case JOB_COPY:
-        frame_copy_rows (&in, &out);
-        break;
-      case JOB_FILL:
-        frame_fill_rows (&out, &plane->map);
-        break;
-      case JOB_FILTER:
-        if ((s = cudaconv_cpu_run (plane->plan, &in, &out, &plane->map,
-                    n_threads, &inner)) != CUDACONV_OK)
-          return cudaconv_error_set (err, s, "plane %d: %s", p,
-              inner.message);
-        break;
-    }
+    if (frame_host_plane (plane, &in, &out))
+      continue;
+    if ((s = cudaconv_cpu_run (plane->plan, &in, &out, &plane->map,
+                n_threads, &inner)) != CUDACONV_OK)
+      return cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
   }
   return CUDACONV_OK;
 }
@@ -321,14 +329,8 @@ cudaconv_cuda_run_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
                 err)) != CUDACONV_OK)
       break;
     /* between host frames a copy or a fill need not cross PCIe */
-    if (on_host && plane->job == JOB_COPY) {
-      frame_copy_rows (&in, &out);
+    if (on_host && frame_host_plane (plane, &in, &out))
       continue;
-    }
-    if (on_host && plane->job == JOB_FILL) {
-      frame_fill_rows (&out, &plane->map);
-      continue;
-    }
     if (on_device) {
       s = cudaconv_cuda_run (cuda, plane->plan, &in, &out, &plane->map, NULL,
           &inner);

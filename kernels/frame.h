@@ -49,11 +49,10 @@ CudaConvStatus frame_check (const CudaConvFramePlan * plan,
 CudaConvStatus frame_plane_images (const CudaConvFramePlan * plan, int p,
     const CudaConvFrame * src, const CudaConvFrame * dst, CudaConvImage * in,
     CudaConvImage * out, CudaConvError * err);
-/* Host memory only: a copied plane (nothing to do in place) and a filled
- * one. */
-void frame_copy_rows (const CudaConvImage * src, const CudaConvImage * dst);
-void frame_fill_rows (const CudaConvImage * dst,
-    const CudaConvChannelMap * map);
+/* Host memory only: a plane the plan copies (nothing to do in place) or
+ * fills is done here, returning 1; 0 for a plane to filter. */
+int frame_host_plane (const FramePlane * plane, const CudaConvImage * in,
+    const CudaConvImage * out);
 
 #ifdef __cplusplus
 }

@@ -314,14 +314,8 @@ cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
                 err)) != CUDACONV_OK)
       goto failed;
     /* between host frames a copy or a fill need not cross PCIe */
-    if (on_host && plane->job == JOB_COPY) {
-      frame_copy_rows (&in, &out);
+    if (on_host && frame_host_plane (plane, &in, &out))
       continue;
-    }
-    if (on_host && plane->job == JOB_FILL) {
-      frame_fill_rows (&out, &plane->map);
-      continue;
-    }
     if ((s = queue_plane (cuda, slot, plane, &in, src->memory, &out,
                 dst->memory, offset[p], &inner)) != CUDACONV_OK) {
       cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
