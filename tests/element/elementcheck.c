@@ -695,3 +695,26 @@ ec_gpu_usable (gchar ** reason)
     *reason = g_strdup (err.message);
   return FALSE;
 }
+
+gint
+ec_backend_from_args (gint argc, gchar ** argv, const gchar ** backend,
+    gdouble * tolerance)
+{
+  gchar *reason = NULL;
+
+  if (argc > 1)
+    *backend = argv[1];
+  if (strcmp (*backend, "cpu") != 0 && strcmp (*backend, "cuda") != 0) {
+    g_printerr ("usage: %s cpu|cuda\n", argv[0]);
+    return 2;
+  }
+  if (strcmp (*backend, "cuda") != 0)
+    return -1;
+  if (!ec_gpu_usable (&reason)) {
+    printf ("SKIP: backend=cuda needs a usable GPU: %s\n", reason);
+    g_free (reason);
+    return TU_EXIT_SKIP;
+  }
+  *tolerance = 1;
+  return -1;
+}

@@ -148,6 +148,13 @@ guint ec_expect_warnings_end (void);
 /* Whether a GPU is usable; reason (may be NULL) gets why not. */
 gboolean ec_gpu_usable (gchar ** reason);
 
+/* For a test run on either backend: argv[1] ("cpu", the default, or
+ * "cuda") into *backend, and on the GPU a tolerance of 1 (it may round
+ * differently by one step).  Returns -1 to go on, else the exit status:
+ * 2 (usage) or TU_EXIT_SKIP (cuda without a usable GPU, said why). */
+gint ec_backend_from_args (gint argc, gchar ** argv, const gchar ** backend,
+    gdouble * tolerance);
+
 G_END_DECLS
 
 #endif /* CUDACONV_ELEMENTCHECK_H */

@@ -528,23 +528,12 @@ inflight_suite (void)
 int
 main (int argc, char **argv)
 {
-  gchar *reason = NULL;
+  gint status;
 
   gst_check_init (&argc, &argv);
-  if (argc > 1)
-    backend = argv[1];
-  if (strcmp (backend, "cpu") != 0 && strcmp (backend, "cuda") != 0) {
-    g_printerr ("usage: %s cpu|cuda\n", argv[0]);
-    return 2;
-  }
-  if (strcmp (backend, "cuda") == 0) {
-    if (!ec_gpu_usable (&reason)) {
-      printf ("SKIP: backend=cuda needs a usable GPU: %s\n", reason);
-      g_free (reason);
-      return TU_EXIT_SKIP;
-    }
-    tolerance = 1;
-  }
+  status = ec_backend_from_args (argc, argv, &backend, &tolerance);
+  if (status >= 0)
+    return status;
   ec_init (&rng, backend[1] == 'u' ? "test_inflight cuda" :
       "test_inflight cpu");
   return gst_check_run_suite (inflight_suite (), "cudaconvfilter-inflight",
