@@ -169,7 +169,8 @@ typedef enum
   CUDACONV_KIND_SHARPEN,
   CUDACONV_KIND_SOBEL,
   CUDACONV_KIND_LAPLACIAN,
-  CUDACONV_KIND_CUSTOM
+  CUDACONV_KIND_CUSTOM,
+  CUDACONV_KIND_PIXELATE
 } CudaConvKind;
 
 /* OpenCV's definitions; constant extends with 0. */
@@ -197,6 +198,10 @@ typedef enum
  *            out(x,y) = sum M[i][j] in(x+j-r, y+i-r) / divisor + offset
  *            With divisor 0, the largest |entry| over |sum| may be at most
  *            CUDACONV_MAX_MATRIX_WEIGHT.
+ *  pixelate  radius_x/y are the block's width and height (0 counts as 1):
+ *            each block of the grid that starts at the image's top-left
+ *            corner becomes the mean of its samples, per channel (blocks cut
+ *            by the right and bottom edges average the samples they hold)
  * A radius of 0 on an axis means no filtering along it. */
 typedef struct
 {
@@ -432,6 +437,93 @@ CudaConvStatus cudaconv_cuda_frame_query (CudaConvCuda * cuda,
  * the frames any more. */
 CudaConvStatus cudaconv_cuda_frame_wait (CudaConvCuda * cuda,
     const CudaConvTicket * ticket, CudaConvError * err);
+
+/* ------------------------------------------------------------- regions */
+
+/* Filtering only inside (or only outside) rectangles of a frame: the faces
+ * a detector marked, a static screen.  Exactly:
+ *
+ * Geometry.  A region is a rectangle in pixels of the frame's first plane
+ * (luma), clipped to the frame; a region left empty is ignored.  Plane p,
+ * subsampled by sx = ceil (w0 / wp) along x (w0, wp: the widths of planes 0
+ * and p) and sy likewise along y, covers the plane rectangle
+ * [floor (x / sx), ceil ((x + width) / sx)) x [floor (y / sy),
+ * ceil ((y + height) / sy)).
+ *
+ * Weight.  With feather F, a plane pixel in a region's plane rectangle
+ * [x0, x1) x [y0, y1) has dx = min (x - x0, x1 - 1 - x), the columns
+ * between it and the nearer edge column, fx = floor (F / sx) and
+ * qx = min (65535, floor (((dx + 1) * 131070 + fx + 1) / (2 (fx + 1)))),
+ * (dx + 1) / (fx + 1) in units of 1/65535 rounded half up; likewise qy; its
+ * weight is q = min (qx, qy).  F = 0 gives q = 65535 in the whole region;
+ * otherwise q climbs over the F pixels inside each edge.  A pixel in several
+ * regions takes the largest q, and of those the region listed first (its
+ * owner); a pixel in none has q = 0.
+ *
+ * Output.  f is the filtered sample: in inside mode that of the owner's
+ * plan (job->plans[region->plan]) over the whole frame, for pixelate with
+ * its block grid starting at the owner's plane rectangle's corner and cut
+ * by its edges; in outside mode that of job->plans[0], over the whole frame
+ * (pixelate: grid from the frame's corner).  Each output sample is
+ *   inside:  in + (q / 65535) (f - in)
+ *   outside: in + ((65535 - q) / 65535) (f - in)
+ * computed in single precision, and for integer samples rounded to the
+ * nearest (ties to even).  So in inside mode every pixel outside the regions
+ * stays bit-identical to the input, and a region with F = 0 is exactly the
+ * filtered frame there.
+ *
+ * Cost.  In inside mode only the regions and their halo (each plan's
+ * radius, the whole axis for wrap borders) are read and filtered, and only
+ * the regions are written (plus a copy of the rest when dst is not src). */
+#define CUDACONV_MAX_REGIONS 65535
+#define CUDACONV_MAX_FEATHER 4096
+
+typedef enum
+{
+  CUDACONV_REGIONS_INSIDE = 0,  /* filter the regions only */
+  CUDACONV_REGIONS_OUTSIDE      /* filter everything but the regions */
+} CudaConvRegionMode;
+
+typedef struct
+{
+  int x;                        /* first plane's pixels; any values: */
+  int y;                        /* clipped to the frame */
+  int width;
+  int height;
+  int plan;                     /* inside mode: index into job->plans */
+} CudaConvRegion;
+
+/* One frame's regions and how to filter them.  Every plan must have the
+ * same planes (sizes, channels, types) as plans[0]. */
+typedef struct
+{
+  CudaConvRegionMode mode;
+  int feather;                  /* 0 .. CUDACONV_MAX_FEATHER */
+  const CudaConvRegion *regions;        /* not owned */
+  int n_regions;                /* 0 .. CUDACONV_MAX_REGIONS */
+  const CudaConvFramePlan *const *plans;        /* not owned */
+  int n_plans;                  /* >= 1 */
+} CudaConvRegionJob;
+
+/* CUDACONV_OK, or CUDACONV_ERROR_INVALID naming what is wrong (mode,
+ * feather, counts, a region's plan index, plans that differ in geometry). */
+CudaConvStatus cudaconv_region_job_validate (const CudaConvRegionJob * job,
+    CudaConvError * err);
+
+/* The job on one frame, on the CPU: both frames in host memory.  dst may be
+ * src (in place), otherwise the frames must not overlap. */
+CudaConvStatus cudaconv_cpu_run_regions (const CudaConvRegionJob * job,
+    const CudaConvFrame * src, const CudaConvFrame * dst, int n_threads,
+    CudaConvError * err);
+
+/* The same on the GPU, any mix of memories; dst may be src.  In device
+ * memory the regions of a plane are marked, blended and written by one
+ * launch each; in host memory only the rectangles to filter cross PCIe
+ * (or the band of rows they span, when there are many).  Returns when dst
+ * holds the result, also after an error. */
+CudaConvStatus cudaconv_cuda_run_regions (CudaConvCuda * cuda,
+    const CudaConvRegionJob * job, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvError * err);
 
 /* Pinned (page-locked, portable: usable from every context) host memory,
  * for buffer pools whose frames cross PCIe at full speed.  Allocate once
