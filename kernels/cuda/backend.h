@@ -12,6 +12,7 @@
 
 #include "plan.h"
 #include "cudaconv_testing.h"
+#include "launch.h"
 
 #include <cuda_runtime.h>
 
@@ -131,6 +132,19 @@ CudaConvStatus cc_schedule_run (CudaConvCuda * cuda,
     const CudaConvPlan * plan, const CudaConvImage * src,
     const CudaConvImage * dst, const CudaConvChannelMap * map,
     cudaStream_t stream, CudaConvError * err);
+
+/* Batches (schedule.cu): whether plan runs on several images in one
+ * launch (cc_schedule_run_batch), an image pair as a batch lists it, and
+ * that launch.  src and dst are the batch's first pair (type, channels,
+ * map); the images are batch->planes, in device memory. */
+int cc_schedule_batchable (const CudaConvPlan * plan,
+    CudaConvSampleType type, int channels);
+CcPlane cc_schedule_plane (const CudaConvImage * src,
+    const CudaConvImage * dst);
+CudaConvStatus cc_schedule_run_batch (CudaConvCuda * cuda,
+    const CudaConvPlan * plan, const CudaConvImage * src,
+    const CudaConvImage * dst, const CudaConvChannelMap * map,
+    const CcBatch * batch, cudaStream_t stream, CudaConvError * err);
 
 /* Waits for and frees every slot of frames in flight (teardown). */
 void cc_slots_free (CudaConvCuda * cuda);

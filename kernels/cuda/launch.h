@@ -158,6 +158,16 @@ typedef struct
 /* Geometry the tiled kernels (fused and tiled separable, masks, stencils)
  * export so the planner can size grids and shared memory without knowing
  * their insides. */
+/* Several images filtered by one launch (the views of regions): their
+ * planes in device memory, and the largest size, which sets the grid. */
+typedef struct
+{
+  const CcPlane *planes;
+  int n;
+  int max_width;
+  int max_height;
+} CcBatch;
+
 typedef struct
 {
   CcPlane plane;
@@ -166,6 +176,7 @@ typedef struct
   int block_y;
   int cells_x;                  /* blocks per row and column */
   int cells_y;
+  const CcPlane *views;         /* non-NULL: image blockIdx.y of a batch */
 } CcPixelateParams;
 
 typedef struct
@@ -192,7 +203,7 @@ cudaError_t cc_separable_tile_shape (CudaConvSampleType type, int channels,
  * skipped_channel (variants.cuh); -1 none. */
 cudaError_t cc_separable_tile_launch (const CcSepParams * p,
     CudaConvSampleType type, int channels, int radius, int skip,
-    cudaStream_t stream);
+    const CcBatch * batch, cudaStream_t stream);
 cudaError_t cc_separable_rows_launch (const CcRowParams * p,
     CudaConvSampleType type, int channels, cudaStream_t stream);
 cudaError_t cc_separable_cols_launch (const CcColParams * p,
@@ -213,7 +224,7 @@ cudaError_t cc_stencil_shape (CudaConvSampleType type, int channels,
 cudaError_t cc_stencil_launch (const CcMaskParams * p,
     CudaConvSampleType type, int channels, int skip, cudaStream_t stream);
 
-cudaError_t cc_pixelate_launch (const CcPixelateParams * p,
+cudaError_t cc_pixelate_launch (const CcPixelateParams * p, int n_views,
     CudaConvSampleType type, int channels, cudaStream_t stream);
 cudaError_t cc_copy_launch (const CcCopyParams * p, CudaConvSampleType type,
     int channels, cudaStream_t stream);

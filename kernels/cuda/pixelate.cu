@@ -12,7 +12,8 @@
  * the same sums as the CPU's doubles, so the same rounded means), reduce
  * by shuffles and write the mean to every pixel of the block.  A warp per
  * block needs no shared memory and no barrier; blocks of a few pixels
- * leave lanes idle, which costs less than a second kernel would. */
+ * leave lanes idle, which costs less than a second kernel would.  A batch
+ * (the regions' views) is one launch: grid row y pixelates image y. */
 
 #include "dispatch.cuh"
 #include "sample.cuh"
@@ -36,14 +37,18 @@ __global__ void __launch_bounds__ (PIXELATE_WARPS * 32)
 pixelate_blocks (const __grid_constant__ CcPixelateParams p)
 {
   using Sum = typename PixelSum<T>::type;
-  const CcPlane & pl = p.plane;
+  const CcPlane pl = p.views != nullptr ? p.views[blockIdx.y] : p.plane;
+  const int cells_x = p.views != nullptr ? (pl.width + p.block_x - 1) /
+      p.block_x : p.cells_x;
+  const int cells_y = p.views != nullptr ? (pl.height + p.block_y - 1) /
+      p.block_y : p.cells_y;
   const int lane = threadIdx.x & 31;
   const long long cell = (long long) blockIdx.x * PIXELATE_WARPS +
       (threadIdx.x >> 5);
-  if (cell >= (long long) p.cells_x * p.cells_y)
+  if (cell >= (long long) cells_x * cells_y)
     return;
-  const int x0 = (int) (cell % p.cells_x) * p.block_x;
-  const int y0 = (int) (cell / p.cells_x) * p.block_y;
+  const int x0 = (int) (cell % cells_x) * p.block_x;
+  const int y0 = (int) (cell / cells_x) * p.block_y;
   const int w = min (p.block_x, pl.width - x0);
   const int h = min (p.block_y, pl.height - y0);
   const int n = w * h;
@@ -90,13 +95,15 @@ pixelate_blocks (const __grid_constant__ CcPixelateParams p)
 struct PixelateLaunch
 {
   const CcPixelateParams *p;
+  int n_views;                  /* grid rows: 1, or the batch's images */
   cudaStream_t stream;
 
   template <typename T, int C> cudaError_t run () const
   {
+    /* a batch's grid covers its largest image: cells_x/y say its size */
     long long cells = (long long) p->cells_x * p->cells_y;
-    pixelate_blocks<T, C> <<<(unsigned) div_up (cells, PIXELATE_WARPS),
-        PIXELATE_WARPS * 32, 0, stream>>> (*p);
+    dim3 grid ((unsigned) div_up (cells, PIXELATE_WARPS), n_views);
+    pixelate_blocks<T, C> <<<grid, PIXELATE_WARPS * 32, 0, stream>>> (*p);
     return cudaGetLastError ();
   }
 };
@@ -104,9 +111,9 @@ struct PixelateLaunch
 }                               /* namespace cc */
 
 extern "C" cudaError_t
-cc_pixelate_launch (const CcPixelateParams * p, CudaConvSampleType type,
-    int channels, cudaStream_t stream)
+cc_pixelate_launch (const CcPixelateParams * p, int n_views,
+    CudaConvSampleType type, int channels, cudaStream_t stream)
 {
   return cc::dispatch_type_channels (type, channels,
-      cc::PixelateLaunch { p, stream });
+      cc::PixelateLaunch { p, n_views, stream });
 }

@@ -75,9 +75,11 @@ typedef struct
 typedef struct
 {
   CcRegionTable table;
-  const unsigned long long *keys;
+  const unsigned long long *keys;   /* NULL: no two regions overlap, so
+                                     * each pixel's one region owns it */
   int key_width;
   unsigned epoch;
+  int fx, fy;
   int outside;
   const unsigned char *src;
   long long src_stride;
@@ -141,7 +143,8 @@ region_blend_pixels (const __grid_constant__ CcBlendParams p)
   if (k < 0)
     return;
   const CcRegionRect & r = p.table.rects[k];
-  unsigned q = region_owned_q (p.keys[(long long) y * p.key_width + x],
+  unsigned q = p.keys == nullptr ? region_q (x, y, r.x0, r.y0, r.x1, r.y1,
+      p.fx, p.fy) : region_owned_q (p.keys[(long long) y * p.key_width + x],
       p.epoch, r.index);
   /* another region owns the pixel and writes it */
   if (q == 0)
@@ -187,26 +190,87 @@ typedef struct
 {
   RegionPlane rp;
   size_t table_offset;
+  size_t planes_offset;         /* the views' CcPlanes, by plan */
   unsigned n_tiles;
+  int overlaps;                 /* some pixel lies in two regions */
+  int *order;                   /* views sorted by plan */
 } PlaneWork;
 
 static size_t
-table_bytes (int n_rects)
+align16 (size_t b)
 {
-  size_t b = n_rects * sizeof (CcRegionRect) + (n_rects + 1) *
-      sizeof (unsigned);
   return (b + 15) / 16 * 16;
+}
+
+/* rectangles, tile starts, then one CcPlane per view */
+static size_t
+table_bytes (const RegionPlane * rp)
+{
+  return align16 (rp->n_rects * sizeof (CcRegionRect) + (rp->n_rects + 1) *
+      sizeof (unsigned)) + rp->n_views * sizeof (CcPlane);
+}
+
+/* Whether two rectangles share a pixel; past 64 of them, assumed (the
+ * keys then decide, at the cost of one launch). */
+static int
+rects_overlap (const RegionPlane * rp)
+{
+  if (rp->n_rects > 64)
+    return 1;
+  for (int i = 0; i < rp->n_rects; i++)
+    for (int j = i + 1; j < rp->n_rects; j++) {
+      const RegionRect *a = &rp->rects[i], *b = &rp->rects[j];
+      if (a->x0 < b->x1 && b->x0 < a->x1 && a->y0 < b->y1 && b->y0 < a->y1)
+        return 1;
+    }
+  return 0;
+}
+
+/* order[] lists the views by plan (counting sort: plans are 0 ..
+ * n_plans - 1), in their own order within a plan */
+static CudaConvStatus
+order_views (PlaneWork * w, int n_plans, CudaConvError * err)
+{
+  const RegionPlane *rp = &w->rp;
+  int *start = (int *) calloc (n_plans + 1, sizeof (int));
+
+  w->order = (int *) malloc ((rp->n_views + 1) * sizeof (int));
+  if (start == NULL || w->order == NULL) {
+    free (start);
+    return cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY,
+        "out of memory for %d views", rp->n_views);
+  }
+  for (int i = 0; i < rp->n_views; i++)
+    start[rp->views[i].plan + 1]++;
+  for (int k = 0; k < n_plans; k++)
+    start[k + 1] += start[k];
+  for (int i = 0; i < rp->n_views; i++)
+    w->order[start[rp->views[i].plan]++] = i;
+  free (start);
+  return CUDACONV_OK;
 }
 
 /* Writes a plane's table to host memory; f samples of inside mode are in
  * the views (outside mode reads them where it writes). */
 static CudaConvStatus
-table_fill (PlaneWork * w, unsigned char *host, CudaConvError * err)
+table_fill (PlaneWork * w, unsigned char *host, const CudaConvImage * in,
+    const unsigned char *scratch, CudaConvError * err)
 {
   const RegionPlane *rp = &w->rp;
   CcRegionRect *rects = (CcRegionRect *) host;
   unsigned *starts = (unsigned *) (rects + rp->n_rects);
+  CcPlane *planes = (CcPlane *) (host + (w->planes_offset - w->table_offset));
   unsigned long long tiles = 0;
+
+  for (int i = 0; i < rp->n_views; i++) {
+    const RegionView *v = &rp->views[w->order[i]];
+    CudaConvImage vin = region_view_image (in, v);
+    CudaConvImage vout = vin;
+
+    vout.data = (void *) (scratch + v->offset);
+    vout.stride = v->stride;
+    planes[i] = cc_schedule_plane (&vin, &vout);
+  }
 
   for (int i = 0; i < rp->n_rects; i++) {
     const RegionRect *r = &rp->rects[i];
@@ -323,9 +387,12 @@ launch_blend (CudaConvCuda * cuda, const PlaneWork * w, int outside,
   CcBlendParams p;
 
   p.table = table_on_device (cuda, w);
-  p.keys = (const unsigned long long *) cuda->region_keys.data;
+  p.keys = w->overlaps ? (const unsigned long long *)
+      cuda->region_keys.data : NULL;
   p.key_width = in->width;
   p.epoch = cuda->region_epoch;
+  p.fx = w->rp.fx;
+  p.fy = w->rp.fy;
   p.outside = outside;
   p.src = (const unsigned char *) in->data;
   p.src_stride = (long long) in->stride;
@@ -339,7 +406,61 @@ launch_blend (CudaConvCuda * cuda, const PlaneWork * w, int outside,
   return CUDACONV_OK;
 }
 
-/* One plane, both images in device memory (in may be out). */
+/* Every view of the plane into scratch: the views of one plan in one
+ * launch where its kernel takes batches, one launch each otherwise. */
+static CudaConvStatus
+filter_views (CudaConvCuda * cuda, const CudaConvRegionJob * job, int p,
+    const PlaneWork * w, const CudaConvImage * in, cudaStream_t stream,
+    CudaConvError * err)
+{
+  const RegionPlane *rp = &w->rp;
+  const CcPlane *planes = (const CcPlane *) ((const unsigned char *)
+      cuda->region_table.data + w->planes_offset);
+  CudaConvStatus s = CUDACONV_OK;
+
+  for (int i = 0, j; i < rp->n_views && s == CUDACONV_OK; i = j) {
+    const RegionView *first = &rp->views[w->order[i]];
+    const FramePlane *plane = &job->plans[first->plan]->planes[p];
+    CudaConvImage vin = region_view_image (in, first);
+    CudaConvImage vout = vin;
+    CcBatch batch;
+
+    vout.data = (unsigned char *) cuda->region_scratch.data + first->offset;
+    vout.stride = first->stride;
+    batch.max_width = batch.max_height = 0;
+    for (j = i; j < rp->n_views && rp->views[w->order[j]].plan ==
+        first->plan; j++) {
+      const RegionView *v = &rp->views[w->order[j]];
+      batch.max_width = v->x1 - v->x0 > batch.max_width ? v->x1 - v->x0 :
+          batch.max_width;
+      batch.max_height = v->y1 - v->y0 > batch.max_height ? v->y1 - v->y0 :
+          batch.max_height;
+    }
+    batch.planes = planes + i;
+    batch.n = j - i;
+    if (plane->job == JOB_FILTER && batch.n > 1 &&
+        cc_schedule_batchable (plane->plan, in->type, in->channels)) {
+      CudaConvError inner = { CUDACONV_OK, "" };
+      s = cc_schedule_run_batch (cuda, plane->plan, &vin, &vout,
+          &plane->map, &batch, stream, &inner);
+      if (s != CUDACONV_OK)
+        cudaconv_error_set (err, s, "%s", inner.message);
+      continue;
+    }
+    for (int k = i; k < j && s == CUDACONV_OK; k++) {
+      const RegionView *v = &rp->views[w->order[k]];
+      vin = region_view_image (in, v);
+      vout = vin;
+      vout.data = (unsigned char *) cuda->region_scratch.data + v->offset;
+      vout.stride = v->stride;
+      s = filter_device (cuda, plane, &vin, &vout, stream, err);
+    }
+  }
+  return s;
+}
+
+/* One plane, both images in device memory (in may be out); the scratch
+ * memory is large enough already. */
 static CudaConvStatus
 run_device_plane (CudaConvCuda * cuda, const CudaConvRegionJob * job, int p,
     PlaneWork * w, const CudaConvImage * in, const CudaConvImage * out,
@@ -356,12 +477,8 @@ run_device_plane (CudaConvCuda * cuda, const CudaConvRegionJob * job, int p,
     return copy_device_plane (in, out, stream, err);
   if (rp->n_rects == 0 && !in_place)
     return filter_device (cuda, whole_plan, in, out, stream, err);
-
-  if ((s = cc_buffer_grow (&cuda->region_scratch, rp->scratch_bytes > 0 ?
-              rp->scratch_bytes : cudaconv_image_row_bytes (in) * in->height,
-              err)) != CUDACONV_OK ||
-      (s = keys_for_plane (cuda, in->width, in->height, stream,
-              err)) != CUDACONV_OK)
+  if (w->overlaps && (s = keys_for_plane (cuda, in->width, in->height,
+              stream, err)) != CUDACONV_OK)
     return s;
 
   if (outside) {
@@ -376,8 +493,9 @@ run_device_plane (CudaConvCuda * cuda, const CudaConvRegionJob * job, int p,
                 err)) != CUDACONV_OK)
       return s;
     if (rp->n_rects > 0 &&
-        ((s = launch_mark (cuda, w, in->width, stream, err)) != CUDACONV_OK
-            || (s = launch_blend (cuda, w, 1, in, &filtered,
+        ((w->overlaps && (s = launch_mark (cuda, w, in->width, stream,
+                        err)) != CUDACONV_OK) ||
+            (s = launch_blend (cuda, w, 1, in, &filtered,
                     (const unsigned char *) filtered.data, stream,
                     err)) != CUDACONV_OK))
       return s;
@@ -386,19 +504,10 @@ run_device_plane (CudaConvCuda * cuda, const CudaConvRegionJob * job, int p,
   }
 
   if ((s = copy_device_plane (in, out, stream, err)) != CUDACONV_OK ||
-      (s = launch_mark (cuda, w, in->width, stream, err)) != CUDACONV_OK)
+      (w->overlaps && (s = launch_mark (cuda, w, in->width, stream,
+                  err)) != CUDACONV_OK) ||
+      (s = filter_views (cuda, job, p, w, in, stream, err)) != CUDACONV_OK)
     return s;
-  for (int i = 0; i < rp->n_views; i++) {
-    const RegionView *v = &rp->views[i];
-    CudaConvImage vin = region_view_image (in, v);
-    CudaConvImage vout = vin;
-
-    vout.data = (unsigned char *) cuda->region_scratch.data + v->offset;
-    vout.stride = v->stride;
-    if ((s = filter_device (cuda, &job->plans[v->plan]->planes[p], &vin,
-                &vout, stream, err)) != CUDACONV_OK)
-      return s;
-  }
   return launch_blend (cuda, w, 0, in, out,
       (const unsigned char *) cuda->region_scratch.data, stream, err);
 }
@@ -420,6 +529,14 @@ copy_rect (const CudaConvImage * from, const CudaConvImage * to, int x0,
   return CUDACONV_OK;
 }
 
+/* rows of the device plane that host frames go through */
+static size_t
+staged_pitch (const CudaConvImage * g)
+{
+  return (cudaconv_image_row_bytes (g) + CC_DEVICE_ROW_ALIGN - 1) /
+      CC_DEVICE_ROW_ALIGN * CC_DEVICE_ROW_ALIGN;
+}
+
 /* Plane p between frames of which at least one is in host memory, through
  * the device plane: in inside mode between two host frames only the views
  * go up and the regions come down, otherwise the whole plane does. */
@@ -434,8 +551,7 @@ run_staged_plane (CudaConvCuda * cuda, const CudaConvRegionJob * job, int p,
       in_memory == CUDACONV_MEMORY_HOST && out_memory == CUDACONV_MEMORY_HOST;
   int few = rp->n_rects <= REGION_MAX_RECT_COPIES &&
       rp->n_views <= REGION_MAX_RECT_COPIES;
-  size_t pitch = (cudaconv_image_row_bytes (in) + CC_DEVICE_ROW_ALIGN - 1) /
-      CC_DEVICE_ROW_ALIGN * CC_DEVICE_ROW_ALIGN;
+  size_t pitch = staged_pitch (in);
   CudaConvImage dev = *in;
   CudaConvStatus s;
 
@@ -447,9 +563,6 @@ run_staged_plane (CudaConvCuda * cuda, const CudaConvRegionJob * job, int p,
     if (rp->n_rects == 0 || region_plane_copied (job, p))
       return CUDACONV_OK;
   }
-  if ((s = cc_buffer_grow (&cuda->region_plane, pitch * in->height,
-              err)) != CUDACONV_OK)
-    return s;
   dev.data = cuda->region_plane.data;
   dev.stride = pitch;
 
@@ -509,7 +622,7 @@ cudaconv_cuda_run_regions (CudaConvCuda * cuda,
   PlaneWork work[CUDACONV_MAX_PLANES];
   cudaStream_t stream;
   int n_planes, on_device, queued = 0;
-  size_t table_total = 0;
+  size_t table_total = 0, scratch = 1, staged = 0;
   CudaConvStatus s;
 
   if (cuda == NULL)
@@ -525,24 +638,54 @@ cudaconv_cuda_run_regions (CudaConvCuda * cuda,
       dst->memory == CUDACONV_MEMORY_DEVICE;
   memset (work, 0, sizeof (work));
 
-  /* every plane's geometry and table first: one upload for the frame */
+  /* every plane's geometry and the memory they need first: then the
+   * tables, which name device addresses, go up in one copy */
   for (int p = 0; p < n_planes; p++) {
-    if ((s = region_plane_build (job, p, CC_DEVICE_ROW_ALIGN, &work[p].rp,
+    const CudaConvImage *g = &job->plans[0]->planes[p].geometry;
+    PlaneWork *w = &work[p];
+    size_t whole = cudaconv_image_row_bytes (g) * g->height;
+
+    if ((s = region_plane_build (job, p, CC_DEVICE_ROW_ALIGN, &w->rp,
                 err)) != CUDACONV_OK)
       goto failed;
-    work[p].table_offset = table_total;
-    table_total += table_bytes (work[p].rp.n_rects);
+    if ((s = order_views (w, job->n_plans, err)) != CUDACONV_OK)
+      goto failed;
+    w->overlaps = rects_overlap (&w->rp);
+    w->table_offset = table_total;
+    w->planes_offset = table_total + align16 (w->rp.n_rects *
+        sizeof (CcRegionRect) + (w->rp.n_rects + 1) * sizeof (unsigned));
+    table_total += align16 (table_bytes (&w->rp));
+    scratch = w->rp.scratch_bytes > scratch ? w->rp.scratch_bytes : scratch;
+    if (job->mode == CUDACONV_REGIONS_OUTSIDE && whole > scratch)
+      scratch = whole;
+    if (staged_pitch (g) * g->height > staged)
+      staged = staged_pitch (g) * g->height;
   }
   if ((s = cc_buffer_grow (&cuda->region_table_host, table_total,
               err)) != CUDACONV_OK ||
       (s = cc_buffer_grow (&cuda->region_table, table_total,
-              err)) != CUDACONV_OK)
+              err)) != CUDACONV_OK ||
+      (s = cc_buffer_grow (&cuda->region_scratch, scratch,
+              err)) != CUDACONV_OK ||
+      (!on_device && (s = cc_buffer_grow (&cuda->region_plane, staged,
+                  err)) != CUDACONV_OK))
     goto failed;
-  for (int p = 0; p < n_planes; p++)
-    if ((s = table_fill (&work[p], (unsigned char *)
-                cuda->region_table_host.data + work[p].table_offset,
+  for (int p = 0; p < n_planes; p++) {
+    CudaConvImage in, out;
+
+    if ((s = frame_plane_images (job->plans[0], p, src, dst, &in, &out,
                 err)) != CUDACONV_OK)
       goto failed;
+    if (!on_device) {
+      in.data = cuda->region_plane.data;
+      in.stride = staged_pitch (&in);
+    }
+    if ((s = table_fill (&work[p], (unsigned char *)
+                cuda->region_table_host.data + work[p].table_offset, &in,
+                (const unsigned char *) cuda->region_scratch.data,
+                err)) != CUDACONV_OK)
+      goto failed;
+  }
   REGION_TRY (cudaMemcpyAsync (cuda->region_table.data,
           cuda->region_table_host.data, table_total,
           cudaMemcpyHostToDevice, stream));
@@ -573,7 +716,9 @@ failed:
     if (e != cudaSuccess && s == CUDACONV_OK)
       s = cc_cuda_error (err, e, "cudaStreamSynchronize");
   }
-  for (int p = 0; p < n_planes; p++)
+  for (int p = 0; p < n_planes; p++) {
     region_plane_clear (&work[p].rp);
+    free (work[p].order);
+  }
   return s;
 }

@@ -211,7 +211,8 @@ sep_params_init (CcSepParams * p, const SepJob * job, CcWindow w, int ntx,
 static CudaConvStatus
 run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
     const CcPlane * pl, const CcOutput * out, CudaConvSampleType type,
-    int channels, int border, cudaStream_t stream, CudaConvError * err)
+    int channels, int border, const CcBatch * batch, cudaStream_t stream,
+    CudaConvError * err)
 {
   CcSepParams p;
   CcLaunchShape shape = { };
@@ -227,7 +228,7 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
   centre_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
   centre_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
   return launched (cc_separable_tile_launch (&p, type, channels, radius,
-          cc::skipped_channel (type, channels, out), stream),
+          cc::skipped_channel (type, channels, out), batch, stream),
       "launching the tiled separable kernel", err);
 }
 
@@ -323,7 +324,7 @@ run_separable (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
 
   if (radius > 0)
     return run_tile (cuda, job, radius, pl, out, type, channels, border,
-        stream, err);
+        NULL, stream, err);
   if (job->rx <= CC_FUSED_MAX_RADIUS && job->ry <= CC_FUSED_MAX_RADIUS)
     return run_fused (cuda, job, pl, out, type, channels, border, stream,
         err);
@@ -332,6 +333,31 @@ run_separable (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
 }
 
 /* ------------------------------------------------------------------- box */
+
+/* small windows run as separable unit taps, the gain on one axis */
+static int
+box_is_separable (const CudaConvPlan * plan)
+{
+  return plan->radius_x <= cc::TILE_MAX_RADIUS &&
+      plan->radius_y <= cc::TILE_MAX_RADIUS;
+}
+
+/* tx and ty hold 2 TILE_MAX_RADIUS + 1 entries */
+static void
+box_sep_job (const CudaConvPlan * plan, SepJob * job, double *tx, double *ty)
+{
+  for (int i = 0; i < 2 * plan->radius_x + 1; i++)
+    tx[i] = 1.0;
+  for (int i = 0; i < 2 * plan->radius_y + 1; i++)
+    ty[i] = plan->gain;
+  job->rx = plan->radius_x;
+  job->ry = plan->radius_y;
+  job->tx = tx;
+  job->ty = ty;
+  job->unsharp = 0;
+  job->amount = 0;
+  job->offset = plan->offset;
+}
 
 static CudaConvStatus
 run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
@@ -347,16 +373,11 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
   CcBoxRowParams rp;
   CudaConvStatus s;
 
-  if (rx <= cc::TILE_MAX_RADIUS && ry <= cc::TILE_MAX_RADIUS) {
-    /* small windows: unit taps through the separable path, the gain on
-     * one axis */
+  if (box_is_separable (plan)) {
     double tx[2 * cc::TILE_MAX_RADIUS + 1];
     double ty[2 * cc::TILE_MAX_RADIUS + 1];
-    SepJob job = { rx, ry, tx, ty, 0, 0, plan->offset };
-    for (int i = 0; i < nx; i++)
-      tx[i] = 1.0;
-    for (int i = 0; i < ny; i++)
-      ty[i] = plan->gain;
+    SepJob job;
+    box_sep_job (plan, &job, tx, ty);
     return run_separable (cuda, &job, pl, out, type, channels, plan->border,
         stream, err);
   }
@@ -569,10 +590,90 @@ cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
       p.block_y = plan->block_y;
       p.cells_x = (src->width + plan->block_x - 1) / plan->block_x;
       p.cells_y = (src->height + plan->block_y - 1) / plan->block_y;
-      return launched (cc_pixelate_launch (&p, src->type, channels, stream),
-          "launching the pixelate kernel", err);
+      p.views = NULL;
+      return launched (cc_pixelate_launch (&p, 1, src->type, channels,
+              stream), "launching the pixelate kernel", err);
     }
   }
   return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
       "plan operation %d is unknown", (int) plan->op);
+}
+
+/* ------------------------------------------------------------- batches */
+
+int
+cc_schedule_batchable (const CudaConvPlan * plan, CudaConvSampleType type,
+    int channels)
+{
+  switch (plan->op) {
+    case CUDACONV_OP_PIXELATE:
+      return 1;
+    case CUDACONV_OP_SEPARABLE:
+    case CUDACONV_OP_UNSHARP:
+      return cc::tile_radius (plan->radius_x, plan->radius_y, type,
+          channels) > 0;
+    case CUDACONV_OP_BOX:
+      return box_is_separable (plan) && cc::tile_radius (plan->radius_x,
+          plan->radius_y, type, channels) > 0;
+    default:
+      return 0;
+  }
+}
+
+CcPlane
+cc_schedule_plane (const CudaConvImage * src, const CudaConvImage * dst)
+{
+  return plane_of (src, dst);
+}
+
+CudaConvStatus
+cc_schedule_run_batch (CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CudaConvImage * src, const CudaConvImage * dst,
+    const CudaConvChannelMap * map, const CcBatch * batch,
+    cudaStream_t stream, CudaConvError * err)
+{
+  CcPlane pl = plane_of (src, dst);
+  CcOutput out = output_of (dst, map);
+  int channels = src->channels;
+  double tx[2 * cc::TILE_MAX_RADIUS + 1], ty[2 * cc::TILE_MAX_RADIUS + 1];
+  SepJob job;
+  CudaConvStatus map_ok = cudaconv_channel_map_validate (map, channels, err);
+
+  if (map_ok != CUDACONV_OK)
+    return map_ok;
+  if (!cc_schedule_batchable (plan, src->type, channels) ||
+      batch->n < 1 || batch->n > 65535 || batch->max_height > 65535)
+    return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
+        "this filter cannot run %d images in one launch", batch->n);
+
+  switch (plan->op) {
+    case CUDACONV_OP_PIXELATE:{
+      CcPixelateParams p;
+      memset (&p, 0, sizeof (p));
+      p.plane = pl;
+      p.out = out;
+      p.block_x = plan->block_x;
+      p.block_y = plan->block_y;
+      p.cells_x = (batch->max_width + plan->block_x - 1) / plan->block_x;
+      p.cells_y = (batch->max_height + plan->block_y - 1) / plan->block_y;
+      p.views = batch->planes;
+      return launched (cc_pixelate_launch (&p, batch->n, src->type, channels,
+              stream), "launching the pixelate kernel", err);
+    }
+    case CUDACONV_OP_BOX:
+      box_sep_job (plan, &job, tx, ty);
+      break;
+    default:
+      job.rx = plan->radius_x;
+      job.ry = plan->radius_y;
+      job.tx = plan->taps_x;
+      job.ty = plan->taps_y;
+      job.unsharp = plan->op == CUDACONV_OP_UNSHARP;
+      job.amount = plan->amount;
+      job.offset = job.unsharp ? 0.0 : plan->offset;
+      break;
+  }
+  return run_tile (cuda, &job, cc::tile_radius (job.rx, job.ry, src->type,
+          channels), &pl, &out, src->type, channels, plan->border, batch,
+      stream, err);
 }

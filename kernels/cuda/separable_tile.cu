@@ -36,10 +36,9 @@ namespace cc
  * holds the vertical pass' results. */
 template <typename T, int C, int R, int SKIP> __device__ __forceinline__ void
 separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
-    int x0, int y0)
+    const CcPlane & pl, int x0, int y0)
 {
   using G = TileGeom<T, C, R>;
-  const CcPlane & pl = p.w.plane;
   /* a vertical group is one pixel exactly when C == 4 */
   constexpr int VSKIP = C == 4 ? SKIP : -1;
 
@@ -185,7 +184,27 @@ separable_tile (const __grid_constant__ CcSepParams p)
   int x0, y0;
 
   tile_input<T, C, G> (smem, p.w.plane, p.w.border, &x0, &y0);
-  separable_compute<T, C, R, SKIP> (smem, h, p, x0, y0);
+  separable_compute<T, C, R, SKIP> (smem, h, p, p.w.plane, x0, y0);
+}
+
+/* The same over a batch: image blockIdx.z, whose grid may be smaller than
+ * the launch's (the batch's largest image sets it). */
+template <typename T, int C, int R, int SKIP>
+__global__ void __launch_bounds__ (256, 4)
+separable_tile_batch (const __grid_constant__ CcSepParams p,
+    const CcPlane * __restrict__ planes)
+{
+  using G = TileGeom<T, C, R>;
+  extern __shared__ __align__ (16) unsigned char smem[];
+  float *h = reinterpret_cast<float *> (smem + G::RAW_BYTES);
+  const CcPlane pl = planes[blockIdx.z];
+  int x0, y0;
+
+  if ((int) blockIdx.x * G::TW >= pl.width ||
+      (int) blockIdx.y * G::TH >= pl.height)
+    return;
+  tile_input<T, C, G> (smem, pl, p.w.border, &x0, &y0);
+  separable_compute<T, C, R, SKIP> (smem, h, p, pl, x0, y0);
 }
 
 struct TileLaunch
@@ -193,6 +212,7 @@ struct TileLaunch
   const CcSepParams *p;
   int radius;
   int skip;
+  const CcBatch *batch;         /* NULL: the one image of p */
   cudaStream_t stream;
   CcLaunchShape *shape;         /* non-NULL: only report the shape */
 
@@ -203,6 +223,16 @@ struct TileLaunch
     if (shape != nullptr) {
       *shape = tile_shape<G> (smem);
       return cudaSuccess;
+    }
+    if (batch != nullptr) {
+      cudaError_t e = allow_smem (separable_tile_batch<T, C, R, SKIP>, smem);
+      if (e != cudaSuccess)
+        return e;
+      dim3 grid (div_up (batch->max_width, G::TW),
+          div_up (batch->max_height, G::TH), batch->n);
+      separable_tile_batch<T, C, R, SKIP> <<<grid, G::THREADS, smem,
+          stream>>> (*p, batch->planes);
+      return cudaGetLastError ();
     }
     cudaError_t e = allow_smem (separable_tile<T, C, R, SKIP>, smem);
     if (e != cudaSuccess)
@@ -240,13 +270,14 @@ cc_separable_tile_shape (CudaConvSampleType type, int channels, int radius,
     CcLaunchShape * shape)
 {
   return cc::dispatch_type_channels (type, channels,
-      cc::TileLaunch { nullptr, radius, -1, nullptr, shape });
+      cc::TileLaunch { nullptr, radius, -1, nullptr, nullptr, shape });
 }
 
 extern "C" cudaError_t
 cc_separable_tile_launch (const CcSepParams * p, CudaConvSampleType type,
-    int channels, int radius, int skip, cudaStream_t stream)
+    int channels, int radius, int skip, const CcBatch * batch,
+    cudaStream_t stream)
 {
   return cc::dispatch_type_channels (type, channels,
-      cc::TileLaunch { p, radius, skip, stream, nullptr });
+      cc::TileLaunch { p, radius, skip, batch, stream, nullptr });
 }

@@ -13,7 +13,10 @@
  * Every case's last output is checked against the CPU backend's run of
  * the same job (within 1 LSB) before its figure is printed.
  *
- *   bench-regions [--quick] [--json FILE]
+ *   bench-regions [--quick] [--json FILE] [--case NAME] [--regions N]
+ *
+ * --case and --regions pick the cases of that name and region count
+ * (for profiling one with ncu).
  */
 
 #include <cudaconv.h>
@@ -261,7 +264,8 @@ main (int argc, char **argv)
     {"1080p-nv12-pixelate16-inside-pinned", "NV12", 1920, 1080, px, 16, in,
         4, 200, 0, host, 500},
   };
-  const char *json_path = NULL;
+  const char *json_path = NULL, *only = NULL;
+  int only_regions = -1;
   int quick = 0, all_ok = 1, first_json = 1;
   CudaConvError err = { 0, };
   CudaConvCuda *cuda;
@@ -272,8 +276,13 @@ main (int argc, char **argv)
       quick = 1;
     else if (strcmp (argv[i], "--json") == 0 && i + 1 < argc)
       json_path = argv[++i];
+    else if (strcmp (argv[i], "--case") == 0 && i + 1 < argc)
+      only = argv[++i];
+    else if (strcmp (argv[i], "--regions") == 0 && i + 1 < argc)
+      only_regions = atoi (argv[++i]);
     else {
-      fprintf (stderr, "usage: %s [--quick] [--json FILE]\n", argv[0]);
+      fprintf (stderr, "usage: %s [--quick] [--json FILE] [--case NAME] "
+          "[--regions N]\n", argv[0]);
       return 2;
     }
   }
@@ -294,6 +303,9 @@ main (int argc, char **argv)
   printf ("%-34s %6s %10s %10s %9s  %s\n", "case", "rects", "median", "p90",
       "calls/s", "vs CPU");
   for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
+    if ((only != NULL && strcmp (only, cases[i].name) != 0) ||
+        (only_regions >= 0 && only_regions != cases[i].n_regions))
+      continue;
     if (quick)
       cases[i].frames = 10;
     all_ok &= run_case (cuda, &cases[i], json, &first_json);
