@@ -544,6 +544,65 @@ refuse_geometry (RcJob * base)
   }
 }
 
+/* A valid job on frames that do not fit it: refused, dst untouched.  A
+ * short stride of a later plane is only refused: like
+ * cudaconv_cpu_run_frame, the run checks each plane's view when it comes
+ * to it, and the header promises no more. */
+static void
+refuse_frames (const RcJob * base)
+{
+  static const char *labels[] = { "a source in device memory",
+    "a destination in device memory", "a source plane without data",
+    "a destination stride shorter than a row",
+    "a later plane's destination stride shorter than a row"
+  };
+
+  for (int i = 0; i < 5; i++) {
+    CudaConvError err = { 0 };
+    RcFrame in, out;
+    CudaConvFrame src, dst;
+    uint8_t *before[CUDACONV_MAX_PLANES];
+    CudaConvStatus s;
+    int ok = 1;
+
+    rc_frame_alloc (&in, base, &rng, 4);
+    rc_frame_alloc (&out, base, &rng, 4);
+    for (int p = 0; p < in.n_planes; p++) {
+      tu_image_fill_random (&in.planes[p], &rng);
+      tu_image_poison (&out.planes[p], &rng);
+      before[p] = malloc (out.planes[p].bytes);
+      memcpy (before[p], out.planes[p].alloc, out.planes[p].bytes);
+    }
+    src = in.frame;
+    dst = out.frame;
+    if (i == 0)
+      src.memory = CUDACONV_MEMORY_DEVICE;
+    if (i == 1)
+      dst.memory = CUDACONV_MEMORY_DEVICE;
+    if (i == 2)
+      src.data[1] = NULL;
+    if (i >= 3)
+      dst.stride[i - 3] = cudaconv_image_row_bytes (&out.views[i - 3]) - 1;
+    s = cudaconv_cpu_run_regions (&base->job, &src, &dst, 1, &err);
+    if (s != CUDACONV_ERROR_INVALID || err.message[0] == '\0') {
+      printf ("FAIL refusal %s: run: status %d, \"%s\"\n", labels[i],
+          (int) s, err.message);
+      ok = 0;
+    }
+    for (int p = 0; p < in.n_planes; p++) {
+      if (i < 4 && memcmp (before[p], out.planes[p].alloc,
+              out.planes[p].bytes) != 0) {
+        printf ("FAIL refusal %s: plane %d written\n", labels[i], p);
+        ok = 0;
+      }
+      free (before[p]);
+    }
+    rc_frame_free (&in);
+    rc_frame_free (&out);
+    tu_check (&tally, ok);
+  }
+}
+
 static void
 refusals (void)
 {
@@ -568,6 +627,7 @@ refusals (void)
   }
 
   expect_accepted (&base->job, "the base job");
+  refuse_frames (base);
   job = base->job;
   job.mode = (CudaConvRegionMode) 2;
   expect_refused (&job, base, "mode 2");
