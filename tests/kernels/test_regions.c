@@ -545,7 +545,7 @@ refuse_geometry (RcJob * base)
 }
 
 /* A valid job on frames that do not fit it: refused, dst untouched.  A
- * short stride of a later plane is only refused: like
+ * later plane without data or with a short stride is only refused: like
  * cudaconv_cpu_run_frame, the run checks each plane's view when it comes
  * to it, and the header promises no more. */
 static void
@@ -554,10 +554,11 @@ refuse_frames (const RcJob * base)
   static const char *labels[] = { "a source in device memory",
     "a destination in device memory", "a source plane without data",
     "a destination stride shorter than a row",
-    "a later plane's destination stride shorter than a row"
+    "a later plane's destination stride shorter than a row",
+    "a later source plane without data"
   };
 
-  for (int i = 0; i < 5; i++) {
+  for (int i = 0; i < 6; i++) {
     CudaConvError err = { 0 };
     RcFrame in, out;
     CudaConvFrame src, dst;
@@ -579,10 +580,11 @@ refuse_frames (const RcJob * base)
       src.memory = CUDACONV_MEMORY_DEVICE;
     if (i == 1)
       dst.memory = CUDACONV_MEMORY_DEVICE;
-    if (i == 2)
-      src.data[1] = NULL;
-    if (i >= 3)
-      dst.stride[i - 3] = cudaconv_image_row_bytes (&out.views[i - 3]) - 1;
+    if (i == 2 || i == 5)
+      src.data[i == 2 ? 0 : 2] = NULL;
+    if (i == 3 || i == 4)
+      dst.stride[i == 3 ? 0 : 2] =
+          cudaconv_image_row_bytes (&out.views[i == 3 ? 0 : 2]) - 1;
     s = cudaconv_cpu_run_regions (&base->job, &src, &dst, 1, &err);
     if (s != CUDACONV_ERROR_INVALID || err.message[0] == '\0') {
       printf ("FAIL refusal %s: run: status %d, \"%s\"\n", labels[i],
