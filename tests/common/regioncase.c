@@ -290,6 +290,48 @@ rc_job_set_regions (RcJob * job, const CudaConvRegion * regions, int n)
   job->n_regions = n;
 }
 
+void
+rc_job_small_regions (RcJob * job, TuRng * rng, int n, int max_side)
+{
+  CudaConvRegion *r = malloc (n * sizeof (CudaConvRegion));
+
+  for (int i = 0; i < n; i++) {
+    r[i].width = tu_rng_int (rng, 0, max_side);
+    r[i].height = tu_rng_int (rng, 0, max_side);
+    r[i].x = tu_rng_int (rng, -max_side, job->width);
+    r[i].y = tu_rng_int (rng, -max_side, job->height);
+    r[i].plan = tu_rng_int (rng, 0, job->n_plans - 1);
+  }
+  rc_job_set_regions (job, r, n);
+  free (r);
+}
+
+void
+rc_job_radii_plans (RcJob * job)
+{
+  static const struct
+  {
+    CudaConvKind kind;
+    int radius;
+    CudaConvBorder border;
+  } plans[RC_MAX_PLANS] = {
+    {CUDACONV_KIND_GAUSSIAN, 1, CUDACONV_BORDER_REFLECT_101},
+    {CUDACONV_KIND_BOX, 4, CUDACONV_BORDER_WRAP},
+    {CUDACONV_KIND_PIXELATE, 8, CUDACONV_BORDER_REFLECT_101},
+    {CUDACONV_KIND_SHARPEN, 3, CUDACONV_BORDER_CONSTANT},
+  };
+
+  job->n_plans = RC_MAX_PLANS;
+  for (int k = 0; k < RC_MAX_PLANS; k++) {
+    CudaConvFilterDesc d;
+
+    cudaconv_filter_desc_init (&d, plans[k].kind);
+    d.radius_x = d.radius_y = plans[k].radius;
+    d.border = plans[k].border;
+    rc_job_set_filter (job, k, &d);
+  }
+}
+
 int
 rc_job_build (RcJob * job, CudaConvRegionMode mode, int feather,
     CudaConvError * err)

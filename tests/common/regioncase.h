@@ -70,6 +70,14 @@ void rc_job_random_plans (RcJob * job, TuRng * rng, int n_plans,
  * previous one; each with a random plan index. */
 void rc_job_random_regions (RcJob * job, TuRng * rng, int n);
 
+/* n regions of 0 to max_side pixels a side anywhere, partly outside
+ * included, each with a random plan. */
+void rc_job_small_regions (RcJob * job, TuRng * rng, int n, int max_side);
+
+/* Four plans of different kinds and radii on every plane: gaussian r1,
+ * box r4 with wrap, pixelate 8x8, sharpen r3 with constant. */
+void rc_job_radii_plans (RcJob * job);
+
 /* Replaces the regions with a copy of these n. */
 void rc_job_set_regions (RcJob * job, const CudaConvRegion * regions, int n);
 

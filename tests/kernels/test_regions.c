@@ -313,50 +313,6 @@ no_regions (void)
     }
 }
 
-/* Small regions anywhere, partly outside included. */
-static void
-small_regions (RcJob * job, int n, int max_side)
-{
-  CudaConvRegion *r = malloc (n * sizeof (CudaConvRegion));
-
-  for (int i = 0; i < n; i++) {
-    r[i].width = tu_rng_int (&rng, 0, max_side);
-    r[i].height = tu_rng_int (&rng, 0, max_side);
-    r[i].x = tu_rng_int (&rng, -max_side, job->width);
-    r[i].y = tu_rng_int (&rng, -max_side, job->height);
-    r[i].plan = tu_rng_int (&rng, 0, job->n_plans - 1);
-  }
-  rc_job_set_regions (job, r, n);
-  free (r);
-}
-
-/* Plans of different radii and kinds, one per region. */
-static void
-radii_plans (RcJob * job)
-{
-  static const struct
-  {
-    CudaConvKind kind;
-    int radius;
-    CudaConvBorder border;
-  } plans[RC_MAX_PLANS] = {
-    {CUDACONV_KIND_GAUSSIAN, 1, CUDACONV_BORDER_REFLECT_101},
-    {CUDACONV_KIND_BOX, 4, CUDACONV_BORDER_WRAP},
-    {CUDACONV_KIND_PIXELATE, 8, CUDACONV_BORDER_REFLECT_101},
-    {CUDACONV_KIND_SHARPEN, 3, CUDACONV_BORDER_CONSTANT},
-  };
-
-  job->n_plans = RC_MAX_PLANS;
-  for (int k = 0; k < RC_MAX_PLANS; k++) {
-    CudaConvFilterDesc d;
-
-    cudaconv_filter_desc_init (&d, plans[k].kind);
-    d.radius_x = d.radius_y = plans[k].radius;
-    d.border = plans[k].border;
-    rc_job_set_filter (job, k, &d);
-  }
-}
-
 static void
 many_regions (void)
 {
@@ -367,8 +323,8 @@ many_regions (void)
       RcJob *job = malloc (sizeof (RcJob));
 
       rc_job_init (job, layouts[l], 640, 480, &rng);
-      radii_plans (job);
-      small_regions (job, 3000, 24);
+      rc_job_radii_plans (job);
+      rc_job_small_regions (job, &rng, 3000, 24);
       build_and_run (job, "3000 regions on 640x480",
           (CudaConvRegionMode) mode, tu_rng_int (&rng, 0, 6),
           tu_rng_int (&rng, 0, 1), 0);
@@ -384,8 +340,8 @@ most_regions (void)
   RcJob *job = malloc (sizeof (RcJob));
 
   rc_job_init (job, RC_GRAY16, 160, 90, &rng);
-  radii_plans (job);
-  small_regions (job, CUDACONV_MAX_REGIONS, 6);
+  rc_job_radii_plans (job);
+  rc_job_small_regions (job, &rng, CUDACONV_MAX_REGIONS, 6);
   build_and_run (job, "the most regions", CUDACONV_REGIONS_INSIDE, 2, 0, 0);
   rc_job_clear (job);
   free (job);
