@@ -17,7 +17,7 @@ const char *
 rc_layout_name (RcLayout layout)
 {
   static const char *names[RC_N_LAYOUTS] = { "rgba", "gray16", "f32",
-    "i420", "i422", "nv12", "p010"
+    "i420", "i422", "nv12", "p010", "mixed"
   };
   return (unsigned) layout < RC_N_LAYOUTS ? names[layout] : "?";
 }
@@ -74,6 +74,19 @@ layout_planes (CudaConvFrameDesc * desc, RcLayout layout, int w, int h,
       desc->n_planes = 2;
       set_plane (&desc->planes[0], w, h, 1, CUDACONV_SAMPLE_U16, 1023, 6);
       set_plane (&desc->planes[1], cw, ch, 2, CUDACONV_SAMPLE_U16, 1023, 6);
+      break;
+    case RC_MIXED:
+      desc->n_planes = tu_rng_int (rng, 1, CUDACONV_MAX_PLANES);
+      set_plane (&desc->planes[0], w, h, tu_rng_int (rng, 1, 4),
+          CUDACONV_SAMPLE_U8, 0, 0);
+      for (int p = 0; p < desc->n_planes; p++) {
+        CudaConvSampleType type = (CudaConvSampleType) tu_rng_int (rng, 0, 2);
+        int p010 = type == CUDACONV_SAMPLE_U16 && tu_rng_int (rng, 0, 1);
+
+        set_plane (&desc->planes[p], p == 0 ? w : tu_rng_int (rng, 1, w + 3),
+            p == 0 ? h : tu_rng_int (rng, 1, h + 3), tu_rng_int (rng, 1, 4),
+            type, p010 ? 1023 : 0, p010 ? 6 : 0);
+      }
       break;
     default:
       abort ();

@@ -27,6 +27,8 @@ typedef enum
   RC_I422,                      /* u8, 3 planes, chroma halved along x */
   RC_NV12,                      /* u8, Y and 2-channel UV halved */
   RC_P010,                      /* NV12's layout, 10 bits << 6 in u16 */
+  RC_MIXED,                     /* 1 to 4 planes of any size and format:
+                                 * subsampled by 3, or larger than luma */
   RC_N_LAYOUTS
 } RcLayout;
 

@@ -165,7 +165,6 @@ run_case (RcJob * job, const char *name, Mem src_mem, Mem dst_mem,
   GFrame gsrc = { 0 }, gdst = { 0 };
   CudaConvError err = { 0 };
   char what[1024], desc[800];
-  int is_float = job->descs[0].planes[0].type == CUDACONV_SAMPLE_F32;
   int ok = 1;
 
   if (in_place)
@@ -208,6 +207,7 @@ run_case (RcJob * job, const char *name, Mem src_mem, Mem dst_mem,
   }
   ok = ok && gframe_download (&gdst, &work);
   for (int p = 0; ok && p < in.n_planes; p++) {
+    int is_float = work.views[p].type == CUDACONV_SAMPLE_F32;
     char plane_what[1100];
 
     snprintf (plane_what, sizeof (plane_what), "%s plane %d", what, p);

@@ -139,7 +139,6 @@ run_case (RcJob * job, const char *name, int in_place, int n_threads)
   CudaConvError err = { 0 };
   const CudaConvFrame *src, *dst;
   char what[1024], desc[800];
-  int is_float = job->descs[0].planes[0].type == CUDACONV_SAMPLE_F32;
   uint8_t *before[CUDACONV_MAX_PLANES];
   int ok = 1;
 
@@ -177,7 +176,7 @@ run_case (RcJob * job, const char *name, int in_place, int n_threads)
   /* the filtered frames of every plan, for the exact checks */
   for (int k = 0; k < job->n_plans; k++) {
     rc_frame_alloc (&frames[k], job, &rng, 3);
-    if (!is_float && cudaconv_cpu_run_frame (job->plans[k], &in.frame,
+    if (cudaconv_cpu_run_frame (job->plans[k], &in.frame,
             &frames[k].frame, 1, &err) != CUDACONV_OK) {
       printf ("FAIL %s: plan %d's frame: %s\n", what, k, err.message);
       ok = 0;
@@ -186,6 +185,7 @@ run_case (RcJob * job, const char *name, int in_place, int n_threads)
 
   for (int p = 0; ok && p < in.n_planes; p++) {
     CudaConvImage got = plane_view (&job->descs[0], dst, p);
+    int is_float = got.type == CUDACONV_SAMPLE_F32;
     char plane_what[1100];
 
     snprintf (plane_what, sizeof (plane_what), "%s plane %d", what, p);
