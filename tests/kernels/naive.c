@@ -114,6 +114,24 @@ gaussian_value (const Kernel * k, const CudaConvImage * src, int x, int y,
   return sum;
 }
 
+double
+naive_pixelate_value (const CudaConvImage * src, int block_x, int block_y,
+    int x0, int y0, int x1, int y1, int x, int y, int c)
+{
+  int bw = block_x > 0 ? block_x : 1;
+  int bh = block_y > 0 ? block_y : 1;
+  int bx0 = x0 + (x - x0) / bw * bw;
+  int by0 = y0 + (y - y0) / bh * bh;
+  int bx1 = bx0 + bw < x1 ? bx0 + bw : x1;
+  int by1 = by0 + bh < y1 ? by0 + bh : y1;
+  double sum = 0;
+
+  for (int i = by0; i < by1; i++)
+    for (int j = bx0; j < bx1; j++)
+      sum += tu_sample_get (src, j, i, c);
+  return sum / ((double) (bx1 - bx0) * (by1 - by0));
+}
+
 static double
 value_at (const Kernel * k, const CudaConvImage * src, int x, int y, int c)
 {
@@ -159,6 +177,9 @@ value_at (const Kernel * k, const CudaConvImage * src, int x, int y, int c)
               naive_read (src, x + j - r, y + i - r, c, b);
       return sum / k->divisor + d->offset;
     }
+    case CUDACONV_KIND_PIXELATE:
+      return naive_pixelate_value (src, d->radius_x, d->radius_y, 0, 0,
+          src->width, src->height, x, y, c);
   }
   abort ();
 }

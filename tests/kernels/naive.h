@@ -33,6 +33,13 @@ void naive_gaussian_weights (double *weights, int radius, double sigma);
 double naive_read (const CudaConvImage * src, int x, int y, int c,
     CudaConvBorder border);
 
+/* The mean of channel c over the pixelate block that holds (x, y): blocks
+ * of block_x x block_y (0 counts as 1) on a grid that starts at (x0, y0),
+ * cut by x1 and y1 (exclusive).  The whole image is (0, 0, width,
+ * height). */
+double naive_pixelate_value (const CudaConvImage * src, int block_x,
+    int block_y, int x0, int y0, int x1, int y1, int x, int y, int c);
+
 /* Fills dst (same geometry and format as src) with the filter's output:
  * integers rounded to nearest even and saturated, f32 as computed; COPY
  * channels get the input sample's raw bits, FILL channels fill[c]
@@ -45,5 +52,26 @@ void naive_filter (const CudaConvFilterDesc * desc,
  * sum_j taps[j] in(x + j - radius, y) or in(x, y + j - radius). */
 double naive_pass_value (const CudaConvImage * src, const double *taps,
     int radius, CudaConvBorder border, int vertical, int x, int y, int c);
+
+/* Regions (the "regions" section of cudaconv.h), for a frame whose first
+ * plane is w0 x h0 and whose plane p is wp x hp.
+ *
+ * The rectangle [rect[0], rect[1]) x [rect[2], rect[3]) that region covers
+ * on the plane; returns 0 (rect untouched) when the clipped region is
+ * empty. */
+int naive_region_rect (const CudaConvRegion * region, int w0, int h0,
+    int wp, int hp, int rect[4]);
+
+/* The weight q (0 .. 65535) and the owner (an index into job->regions, -1
+ * for none) of each pixel of the plane, row by row: wp * hp of each. */
+void naive_region_weights (const CudaConvRegionJob * job, int w0, int h0,
+    int wp, int hp, int *q, int *owner);
+
+/* The job's output for a whole frame.  descs[k] describes job->plans[k]
+ * (job->plans itself is not read); src and dst hold descs[0].n_planes
+ * planes each, with the geometry of descs[0], and must not overlap. */
+void naive_regions_frame (const CudaConvRegionJob * job,
+    const CudaConvFrameDesc * descs, const CudaConvImage * src,
+    const CudaConvImage * dst);
 
 #endif /* CUDACONV_NAIVE_H */

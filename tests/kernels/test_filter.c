@@ -52,7 +52,7 @@ close_to (double got, double want, double tolerance)
 static void
 test_defaults (void)
 {
-  for (int kind = 0; kind <= CUDACONV_KIND_CUSTOM; kind++) {
+  for (int kind = 0; kind <= CUDACONV_KIND_PIXELATE; kind++) {
     CudaConvFilterDesc d;
     CudaConvError err = { 0 };
     CudaConvStatus s;
@@ -183,13 +183,14 @@ test_refusals (void)
     }
   }
   {
-    int bad[] = { 6, -1, 99 };
+    /* pixelate (6) is the last kind */
+    int bad[] = { CUDACONV_KIND_PIXELATE + 1, -1, 99 };
     for (int i = 0; i < 3; i++) {
       char value[32];
       snprintf (value, sizeof (value), "kind %d", bad[i]);
       cudaconv_filter_desc_init (&d, CUDACONV_KIND_GAUSSIAN);
       d.kind = (CudaConvKind) bad[i];
-      expect_refused (&d, value, value, "0 to 5", NULL);
+      expect_refused (&d, value, value, "0 to 6", NULL);
     }
   }
 }
