@@ -217,6 +217,11 @@ cudaconv_cpu_run (const CudaConvPlan * plan, const CudaConvImage * src,
     case CUDACONV_OP_BOX:
       status = run_box (plan, &out, n_threads);
       break;
+    case CUDACONV_OP_PIXELATE:{
+      CpuPixelate job = { src, plan->block_x, plan->block_y, &out };
+      status = cpu_pixelate_run (&job, n_threads);
+      break;
+    }
     default:
       status = run_stencil (plan, op, &out, n_threads);
       break;

@@ -86,4 +86,15 @@ typedef struct
 
 CudaConvStatus cpu_stencil_run (const CpuStencil * job, int n_threads);
 
+/* PIXELATE (cpu_pixelate.c): block means on the grid from the corner. */
+typedef struct
+{
+  const CudaConvImage *src;
+  int block_x;
+  int block_y;
+  const CpuOutput *out;
+} CpuPixelate;
+
+CudaConvStatus cpu_pixelate_run (const CpuPixelate * job, int n_threads);
+
 #endif /* CUDACONV_CPU_OPS_H */

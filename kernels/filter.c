@@ -204,10 +204,15 @@ cudaconv_filter_desc_validate (const CudaConvFilterDesc * desc,
       return check_value ("scale", desc->scale, 0, CUDACONV_MAX_SCALE, err);
     case CUDACONV_KIND_CUSTOM:
       return validate_matrix (desc, err);
+    case CUDACONV_KIND_PIXELATE:
+      if ((s = check_radius ("block width", desc->radius_x,
+                  err)) != CUDACONV_OK)
+        return s;
+      return check_radius ("block height", desc->radius_y, err);
   }
   return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
       "kind %d is not a filter kind (0 to %d)", (int) desc->kind,
-      CUDACONV_KIND_CUSTOM);
+      CUDACONV_KIND_PIXELATE);
 }
 
 /* ------------------------------------------------------------- building */
@@ -395,6 +400,16 @@ cudaconv_plan_new (const CudaConvFilterDesc * desc, CudaConvError * err)
       return plan;
     case CUDACONV_KIND_CUSTOM:
       return plan_custom (desc, err);
+    case CUDACONV_KIND_PIXELATE:
+      /* blocks of one pixel (or 0, which counts as 1) change nothing */
+      if (desc->radius_x <= 1 && desc->radius_y <= 1)
+        return plan_alloc (desc, CUDACONV_OP_IDENTITY, 0, 0, err);
+      plan = plan_alloc (desc, CUDACONV_OP_PIXELATE, 0, 0, err);
+      if (plan != NULL) {
+        plan->block_x = desc->radius_x > 1 ? desc->radius_x : 1;
+        plan->block_y = desc->radius_y > 1 ? desc->radius_y : 1;
+      }
+      return plan;
   }
   cudaconv_error_set (err, CUDACONV_ERROR_INVALID, "unknown filter kind %d",
       (int) desc->kind);

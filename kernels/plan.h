@@ -29,7 +29,8 @@ typedef enum
   CUDACONV_OP_BOX,              /* out = gain * window sum + offset */
   CUDACONV_OP_SOBEL,            /* out = gain * sqrt (gx^2 + gy^2) */
   CUDACONV_OP_LAPLACIAN,        /* out = gain * |lap| */
-  CUDACONV_OP_MASK              /* out = sum_ij mask[i][j] in + offset */
+  CUDACONV_OP_MASK,             /* out = sum_ij mask[i][j] in + offset */
+  CUDACONV_OP_PIXELATE          /* out = mean of the pixel's block */
 } CudaConvOp;
 
 struct CudaConvPlan
@@ -48,6 +49,8 @@ struct CudaConvPlan
   double offset;                /* SEPARABLE, BOX, MASK */
   /* MASK: (2 radius_y + 1) rows of (2 radius_x + 1), divisor applied */
   double *mask;
+  int block_x;                  /* PIXELATE: block width and height (>= 1; */
+  int block_y;                  /* radius_x/y are 0: no footprint) */
 };
 
 #ifdef __cplusplus

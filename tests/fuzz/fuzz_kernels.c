@@ -212,6 +212,7 @@ desc_is_valid (const CudaConvFilterDesc * d)
       return radii_ok && sigmas_ok && in_range (d->amount, 0,
           CUDACONV_MAX_AMOUNT);
     case CUDACONV_KIND_BOX:
+    case CUDACONV_KIND_PIXELATE:
       return radii_ok;
     case CUDACONV_KIND_SOBEL:
     case CUDACONV_KIND_LAPLACIAN:
@@ -495,7 +496,7 @@ LLVMFuzzerTestOneInput (const uint8_t * data, size_t size)
   /* the filter */
   cudaconv_filter_desc_init (&d, (CudaConvKind) (fuzz_byte (&in) % 6));
   if (fuzz_byte (&in) % 32 == 0)
-    d.kind = (CudaConvKind) (fuzz_byte (&in) & 1 ? 6 : -1);
+    d.kind = (CudaConvKind) (fuzz_byte (&in) & 1 ? 7 : -1);
   d.border = (CudaConvBorder) (fuzz_byte (&in) % 5);
   if (fuzz_byte (&in) % 32 == 0)
     d.border = (CudaConvBorder) (fuzz_byte (&in) & 1 ? 5 : -1);
