@@ -244,6 +244,8 @@ static GstFlowReturn gst_cuda_conv_filter_generate_output (GstBaseTransform *
     trans, GstBuffer ** outbuf);
 static gboolean gst_cuda_conv_filter_sink_event (GstBaseTransform * trans,
     GstEvent * event);
+static gboolean gst_cuda_conv_filter_transform_meta (GstBaseTransform *
+    trans, GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
 static GstFlowReturn gst_cuda_conv_filter_drain (GstCudaConvFilter * self,
     gboolean push);
 static void gst_cuda_conv_filter_keep_drain_error (GstCudaConvFilter * self,
@@ -489,6 +491,8 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_generate_output);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_sink_event);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_transform_meta);
   trans_class->transform_ip_on_passthrough = FALSE;
 
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_set_info);
@@ -1632,8 +1636,8 @@ gst_cuda_conv_filter_run_regions (GstCudaConvFilter * self,
 
 /* Runs the plan on the entry's mapped frames, on the backend chosen at
  * start: the CPU, a limit of 1 and region mode finish the frame here, the
- * GPU with a larger limit queues it.  On failure the frames are unmapped and the
- * error is posted. */
+ * GPU with a larger limit queues it.  On failure the frames are unmapped
+ * and the error is posted. */
 static GstFlowReturn
 gst_cuda_conv_filter_run (GstCudaConvFilter * self,
     GstCudaConvFlight * flight, CudaConvMemory in_memory,
@@ -1891,6 +1895,29 @@ gst_cuda_conv_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       break;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* GstVideoFilter copies only metas tagged "video" alone, which loses the
+ * region-of-interest metas (tagged video, size and orientation) the
+ * element honours.  The output has the input's size, orientation and
+ * layout, so every meta that depends on nothing else stays true. */
+static gboolean
+gst_cuda_conv_filter_transform_meta (GstBaseTransform * trans,
+    GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
+{
+  const gchar *const *tags = gst_meta_api_type_get_tags (meta->info->api);
+  gboolean geometry_only = tags != NULL;
+
+  for (; tags != NULL && *tags != NULL; tags++) {
+    if (g_strcmp0 (*tags, GST_META_TAG_VIDEO_STR) != 0 &&
+        g_strcmp0 (*tags, GST_META_TAG_VIDEO_SIZE_STR) != 0 &&
+        g_strcmp0 (*tags, GST_META_TAG_VIDEO_ORIENTATION_STR) != 0)
+      geometry_only = FALSE;
+  }
+  if (geometry_only)
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->transform_meta (trans,
+      outbuf, meta, inbuf);
 }
 
 /* Frames GstVideoFilter mapped in system memory.  Not reached (transform
