@@ -265,8 +265,11 @@ const char *
 tu_kind_name (CudaConvKind kind)
 {
   static const char *names[] =
-      { "gaussian", "box", "sharpen", "sobel", "laplacian", "custom" };
-  return (unsigned) kind < 6 ? names[kind] : "?";
+      { "gaussian", "box", "sharpen", "sobel", "laplacian", "custom",
+    "pixelate"
+  };
+  return (unsigned) kind < sizeof (names) / sizeof (names[0]) ?
+      names[kind] : "?";
 }
 
 void
