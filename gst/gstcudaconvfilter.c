@@ -17,12 +17,15 @@
  * @title: cudaconvfilter
  *
  * Convolves raw video: Gaussian and box blur, sharpening (unsharp mask),
- * Sobel and Laplacian edge maps, or a matrix of your own.  It runs on an
- * NVIDIA GPU through CUDA when one is usable, and otherwise on every online
- * CPU core; #GstCudaConvFilter:backend forces either.  At start the element
- * posts an element message named `cudaconvfilter-backend` saying which
- * backend runs (field `backend`) and why (`reason`; `device` and
- * `device-name` for the GPU, `threads` for the CPU).
+ * Sobel and Laplacian edge maps, a matrix of your own, or pixelation
+ * (blocks of radius x radius pixels, each replaced by its mean), over the
+ * whole frame or only inside (or outside) the regions a detector marked.
+ * It runs on an NVIDIA GPU through CUDA when one is usable, and otherwise
+ * on every online CPU core; #GstCudaConvFilter:backend forces either.  At
+ * start the element posts an element message named
+ * `cudaconvfilter-backend` saying which backend runs (field `backend`) and
+ * why (`reason`; `device` and `device-name` for the GPU, `threads` for the
+ * CPU).
  *
  * Packed RGB formats have each colour channel filtered alike; alpha and the
  * x byte of RGBx-like formats pass through unchanged.  In YUV formats, blur
@@ -30,7 +33,9 @@
  * the subsampling factor on subsampled chroma planes (4:2:0 chroma of a
  * radius 4 blur uses radius 2 and half the sigma); Sobel and Laplacian
  * filter luma and set chroma to neutral grey (128, or 512 for 10-bit
- * formats); a custom matrix filters luma and leaves chroma unchanged.
+ * formats); a custom matrix filters luma and leaves chroma unchanged;
+ * pixelate filters every plane, with blocks of radius / subsampling
+ * samples on chroma planes (at least 1).
  * Frame edges are extended as #GstCudaConvFilter:border says.  Outputs are
  * rounded to nearest and saturated to the format's range.
  *
@@ -104,6 +109,42 @@
  * taken with.  When a frame fails, the frames taken before it are pushed,
  * then the element posts an error with the library's text; the failed
  * frame and those taken after it are dropped, none is pushed twice.
+ *
+ * ## Regions
+ * With #GstCudaConvFilter:region-mode set to inside the element filters
+ * only the regions of each frame, with outside everything but them: the
+ * frame's #GstVideoRegionOfInterestMeta whose type is one of
+ * #GstCudaConvFilter:region-types (every one when it is empty), in the
+ * buffer's order, then the fixed rectangles of #GstCudaConvFilter:regions.
+ * Regions of zero width or height are ignored; the others grow by
+ * #GstCudaConvFilter:region-margin on every side and are clipped to the
+ * frame.  Where regions overlap, each pixel is filtered once.
+ * #GstCudaConvFilter:region-feather blends filtered and original pixels
+ * over a band inside each region's edge (the README gives the exact
+ * blend); in inside mode every pixel outside the regions is the input's,
+ * bit for bit.  #GstCudaConvFilter:region-scale gives each region a radius
+ * (pixelate: block) in proportion to its size, so that a face filling the
+ * frame is as unrecognisable as a small one.  The metas go downstream
+ * unchanged.
+ *
+ * In region mode each frame is finished before the element returns
+ * (#GstCudaConvFilter:frames-in-flight counts as 1).  A change of
+ * region-mode, like any property, applies from the first buffer that
+ * arrives after it; frames in flight before it go downstream first, with
+ * the settings they were taken with.
+ *
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! cudaconvfilter region-mode=inside region-types=face region-margin=8 region-feather=8 kernel=gaussian radius=12 ! videoconvert ! autovideosink
+ * ]| Blurs every face that facedetect (gst-plugins-bad's opencv plugin)
+ * marks with a "face" meta, with an 8-pixel soft edge.
+ * |[
+ * gst-launch-1.0 videotestsrc ! cudaconvfilter region-mode=inside regions="10,10,50,40;100,20,30,30" kernel=pixelate radius=8 ! videoconvert ! autovideosink
+ * ]| Pixelates two fixed rectangles (x,y,width,height) of every frame in
+ * blocks of 8x8 pixels.
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! cudaconvfilter region-mode=inside kernel=pixelate region-scale=0.2 ! videoconvert ! autovideosink
+ * ]| Pixelates every face in blocks of a fifth of its size, whatever its
+ * size.
  *
  * ## Choosing values
  * The radius sets the footprint (2 radius + 1 pixels across) and the cost of
@@ -460,8 +501,9 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
 
   gst_element_class_set_static_metadata (element_class,
       "CUDA convolution filter", "Filter/Effect/Video",
-      "Blurs, sharpens, finds edges or applies a custom matrix to video, on "
-      "an NVIDIA GPU or the CPU", "gst-cudaconv developers");
+      "Blurs, sharpens, pixelates, finds edges or applies a custom matrix "
+      "to video, whole frames or the regions a detector marked, on an "
+      "NVIDIA GPU or the CPU", "gst-cudaconv developers");
 
   /* system memory, and CUDA memory when built with libgstcuda */
   caps = gst_cuda_conv_memory_template_caps ();
