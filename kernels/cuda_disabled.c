@@ -142,3 +142,11 @@ cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown)
   (void) fault;
   (void) countdown;
 }
+
+CudaConvStatus
+cudaconv_cuda_run_regions (CudaConvCuda * cuda,
+    const CudaConvRegionJob * job, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}

@@ -208,6 +208,7 @@ cudaconv_cuda_new (int device_id, CudaConvError * err)
   }
   cuda->pinned_in.pinned = 1;
   cuda->pinned_out.pinned = 1;
+  cuda->region_table_host.pinned = 1;
   if (select_device (device_id, &cuda->device, err) != CUDACONV_OK)
     goto failed;
   cuda->set_device = device_id >= 0;
@@ -273,6 +274,11 @@ cudaconv_cuda_free (CudaConvCuda * cuda)
   cc_buffer_free (&cuda->pinned_out);
   cc_buffer_free (&cuda->dev_in);
   cc_buffer_free (&cuda->dev_out);
+  cc_buffer_free (&cuda->region_keys);
+  cc_buffer_free (&cuda->region_scratch);
+  cc_buffer_free (&cuda->region_plane);
+  cc_buffer_free (&cuda->region_table_host);
+  cc_buffer_free (&cuda->region_table);
   free (cuda);
 }
 

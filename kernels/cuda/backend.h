@@ -70,6 +70,16 @@ struct CudaConvCuda
   cudaEvent_t filtered[CC_STRIPES_MAX];
   cudaEvent_t downloaded[CC_STRIPES_MAX];
 
+  /* regions (regions.cu): the keys of the largest plane so far (cleared
+   * once, then told apart by epochs), the filtered views, a device plane
+   * for host frames, and the tables of rectangles (pinned, then device) */
+  CcBuffer region_keys;
+  unsigned region_epoch;
+  CcBuffer region_scratch;
+  CcBuffer region_plane;
+  CcBuffer region_table_host;
+  CcBuffer region_table;
+
   /* frames in flight (inflight.cu): slots made on demand, kept until
    * cudaconv_cuda_free; serial numbers tell tickets apart */
   CcSlot *slots[CUDACONV_MAX_FRAMES_IN_FLIGHT];

@@ -160,6 +160,16 @@ typedef struct
  * their insides. */
 typedef struct
 {
+  CcPlane plane;
+  CcOutput out;
+  int block_x;                  /* pixels per block of the grid */
+  int block_y;
+  int cells_x;                  /* blocks per row and column */
+  int cells_y;
+} CcPixelateParams;
+
+typedef struct
+{
   int tile_w;                   /* output pixels per block along x */
   int tile_h;                   /* output rows per block */
   int threads;                  /* threads per block */
@@ -203,6 +213,8 @@ cudaError_t cc_stencil_shape (CudaConvSampleType type, int channels,
 cudaError_t cc_stencil_launch (const CcMaskParams * p,
     CudaConvSampleType type, int channels, int skip, cudaStream_t stream);
 
+cudaError_t cc_pixelate_launch (const CcPixelateParams * p,
+    CudaConvSampleType type, int channels, cudaStream_t stream);
 cudaError_t cc_copy_launch (const CcCopyParams * p, CudaConvSampleType type,
     int channels, cudaStream_t stream);
 

@@ -561,6 +561,17 @@ cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
     case CUDACONV_OP_MASK:
       return run_mask (cuda, plan, &pl, &out, src->type, channels, stream,
           err);
+    case CUDACONV_OP_PIXELATE:{
+      CcPixelateParams p;
+      p.plane = pl;
+      p.out = out;
+      p.block_x = plan->block_x;
+      p.block_y = plan->block_y;
+      p.cells_x = (src->width + plan->block_x - 1) / plan->block_x;
+      p.cells_y = (src->height + plan->block_y - 1) / plan->block_y;
+      return launched (cc_pixelate_launch (&p, src->type, channels, stream),
+          "launching the pixelate kernel", err);
+    }
   }
   return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
       "plan operation %d is unknown", (int) plan->op);

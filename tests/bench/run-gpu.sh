@@ -21,7 +21,10 @@
 #   4. build-gpu/tests/bench/bench-element --json $OUT/bench-element.json
 #      (the element in pipelines: transfers, CUDA memory, GStreamer's round
 #      trip and CPU blur beside it);
-#   5. build-gpu/tests/bench/cudaconv-bench --json $OUT/bench.json.
+#   5. build-gpu/tests/bench/cudaconv-bench --json $OUT/bench.json;
+#   6. build-gpu/tests/bench/bench-regions --json $OUT/bench-regions.json
+#      (step "regions": what filtering regions costs, checked against the
+#      CPU first).
 # Logs go to $OUT/logs, a summary to $OUT/summary.txt; the summary table and
 # the benchmarks' tables are printed last.  Exits 1 when any step did not pass
 # (a test that skips, exit 77, counts: a GPU was expected here), 0 otherwise.
@@ -55,7 +58,7 @@ ELEMENT_BENCH_RESERVE_S=60     # kept free for it until it runs
 MIN_STEP_S=10                  # less than this left: the step is not run
 SANITIZER_ERROR_EXIT=86        # compute-sanitizer's exit status on findings
 
-STEPS=${STEPS:-tests sanitizers element stress pipelines bench}
+STEPS=${STEPS:-tests sanitizers element stress pipelines bench regions}
 wants() { [[ " $STEPS " == *" $1 "* ]]; }
 # no time is kept for a step that will not run
 wants bench || { BENCH_RESERVE_S=0; ELEMENT_BENCH_RESERVE_S=0; }
@@ -199,7 +202,8 @@ for mode in "${modes[@]}"; do
       [[ $kind == gpu && $cmd != *--quick* ]] ||
         [[ $mode == memcheck && $kind == element &&
           ($name == transport || $name == formats-cuda ||
-            $name == inflight-cuda || $name == registration) ]] || continue
+            $name == inflight-cuda || $name == registration ||
+            $name == regions*) ]] || continue
       [[ $kind == element ]] && env="$env CUDACONV_TEST_BACKEND=cuda"
     else
       [[ $kind == gpu ]] || continue
@@ -278,6 +282,19 @@ else
   record "bench" "MISSING" 0 "$LOGS/bench.log"
 fi
 
+# 6: regions
+regions_bench=$BUILD/tests/bench/bench-regions
+if ! wants regions; then
+  :
+elif [[ -x $regions_bench ]]; then
+  run_step "bench-regions" 120 0 "$LOGS/bench-regions.log" \
+    "$(printf %q "$PWD/$regions_bench") --json \
+      $(printf %q "$OUT/bench-regions.json")"
+else
+  echo "$regions_bench was not built" > "$LOGS/bench-regions.log"
+  record "bench-regions" "MISSING" 0 "$LOGS/bench-regions.log"
+fi
+
 # the summary, then the benchmark's table, last
 echo
 n_steps=${#step_names[@]}
@@ -300,6 +317,13 @@ if [[ -n $first ]]; then
   echo
   tail -n "+$first" "$LOGS/bench.log" | grep -v '^# exit status' |
     tee "$OUT/bench.txt"
+fi
+first=$(grep -n -m1 -E 'whole synchronous calls' "$LOGS/bench-regions.log" \
+  2>/dev/null | cut -d: -f1)
+if [[ -n $first ]]; then
+  echo
+  tail -n "+$first" "$LOGS/bench-regions.log" | grep -v '^# exit status' |
+    tee "$OUT/bench-regions.txt"
 fi
 tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$LOGS"
 exit $((failures > 0))

@@ -1,0 +1,579 @@
+/* gst-cudaconv: regions of a frame on the GPU
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The CPU's three steps (cpu_regions.c) per plane, with the same weights,
+ * keys and blend (regions.h): one launch marks every region's pixels
+ * (atomicMax of 64-bit keys), the planner filters each view into scratch
+ * memory, one launch blends every region's owned pixels.  Both launches
+ * cover the regions' tiles only, listed in one table per plane that goes
+ * up in a single copy for the whole frame.
+ *
+ * Host frames: the planes go through one device plane, in place.  Between
+ * two host frames in inside mode only the views go up and only the
+ * regions come down (or the band of rows they span, when there are many
+ * of them); the rest of dst is a CPU copy of src. */
+
+#include "backend.h"
+#include "cpu_threads.h"
+#include "dispatch.cuh"
+#include "regions.h"
+#include "sample.cuh"
+
+#include <cstdlib>
+#include <cstring>
+
+/* past this many rectangles a plane's transfers are one band of rows */
+#define REGION_MAX_RECT_COPIES 16
+
+/* TRY for functions that may have queued work: to their failed label */
+#define REGION_TRY(call) do { \
+    cudaError_t try_e = (call); \
+    if (try_e != cudaSuccess) { \
+      s = cc_cuda_error (err, try_e, #call); \
+      goto failed; \
+    } \
+  } while (0)
+
+/* A rectangle as the kernels read it: where its f samples are (bytes from
+ * the blend's f base, and their stride) and how many tiles it has per
+ * row. */
+typedef struct
+{
+  int x0, y0, x1, y1;
+  int index;
+  int fx0, fy0;
+  int tiles_x;
+  long long foffset;
+  long long fstride;
+} CcRegionRect;
+
+/* One plane's table: its rectangles, then the first tile of each (and
+ * the total after the last), in one block of device memory. */
+typedef struct
+{
+  const CcRegionRect *rects;
+  const unsigned *tile_starts;
+  int n_rects;
+  unsigned n_tiles;
+} CcRegionTable;
+
+typedef struct
+{
+  CcRegionTable table;
+  unsigned long long *keys;
+  int key_width;
+  int fx, fy;
+  unsigned epoch;
+} CcMarkParams;
+
+typedef struct
+{
+  CcRegionTable table;
+  const unsigned long long *keys;
+  int key_width;
+  unsigned epoch;
+  int outside;
+  const unsigned char *src;
+  long long src_stride;
+  unsigned char *dst;
+  long long dst_stride;
+  const unsigned char *fbase;
+  int shift;
+  float max_f;
+} CcBlendParams;
+
+namespace cc
+{
+
+constexpr int REGION_TILE_W = 32;
+constexpr int REGION_TILE_H = 8;
+
+/* The rectangle and pixel of this thread's tile, or -1 when the pixel
+ * lies past the rectangle's right or bottom edge. */
+__device__ __forceinline__ int
+region_pixel (const CcRegionTable & t, int *x, int *y)
+{
+  const unsigned tile = blockIdx.x;
+  int lo = 0, hi = t.n_rects - 1;
+
+  /* the last rectangle whose first tile is at or before this one */
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (t.tile_starts[mid] <= tile)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  const CcRegionRect & r = t.rects[lo];
+  const unsigned local = tile - t.tile_starts[lo];
+  *x = r.x0 + (int) (local % r.tiles_x) * REGION_TILE_W +
+      (threadIdx.x % REGION_TILE_W);
+  *y = r.y0 + (int) (local / r.tiles_x) * REGION_TILE_H +
+      (threadIdx.x / REGION_TILE_W);
+  return *x < r.x1 && *y < r.y1 ? lo : -1;
+}
+
+__global__ void __launch_bounds__ (REGION_TILE_W * REGION_TILE_H)
+region_mark (const __grid_constant__ CcMarkParams p)
+{
+  int x, y;
+  const int k = region_pixel (p.table, &x, &y);
+  if (k < 0)
+    return;
+  const CcRegionRect & r = p.table.rects[k];
+  const unsigned long long key = region_key (p.epoch,
+      region_q (x, y, r.x0, r.y0, r.x1, r.y1, p.fx, p.fy), r.index);
+  atomicMax (p.keys + (long long) y * p.key_width + x, key);
+}
+
+template <typename T, int C>
+__global__ void __launch_bounds__ (REGION_TILE_W * REGION_TILE_H)
+region_blend_pixels (const __grid_constant__ CcBlendParams p)
+{
+  int x, y;
+  const int k = region_pixel (p.table, &x, &y);
+  if (k < 0)
+    return;
+  const CcRegionRect & r = p.table.rects[k];
+  unsigned q = region_owned_q (p.keys[(long long) y * p.key_width + x],
+      p.epoch, r.index);
+  /* another region owns the pixel and writes it */
+  if (q == 0)
+    return;
+  q = p.outside ? REGION_Q_ONE - q : q;
+  const T *in = reinterpret_cast<const T *> (p.src + y * p.src_stride) +
+      x * C;
+  T *out = reinterpret_cast<T *> (p.dst + y * p.dst_stride) + x * C;
+  /* outside mode blends the filtered plane in place: f is out */
+  const T *f = p.outside ? out : reinterpret_cast<const T *> (p.fbase +
+      r.foffset + (y - r.fy0) * r.fstride) + (x - r.fx0) * C;
+  T value[C];
+#pragma unroll
+  for (int c = 0; c < C; c++)
+    value[c] = sample_encode<T> (region_blend (sample_value<T> (in[c],
+                p.shift), sample_value<T> (f[c], p.shift), q), p.max_f,
+        p.shift);
+#pragma unroll
+  for (int c = 0; c < C; c++)
+    out[c] = value[c];
+}
+
+struct BlendLaunch
+{
+  const CcBlendParams *p;
+  cudaStream_t stream;
+
+  template <typename T, int C> cudaError_t run () const
+  {
+    region_blend_pixels<T, C> <<<p->table.n_tiles,
+        REGION_TILE_W * REGION_TILE_H, 0, stream>>> (*p);
+    return cudaGetLastError ();
+  }
+};
+
+}                               /* namespace cc */
+
+/* ------------------------------------------------------------- host side */
+
+/* What one plane needs besides its RegionPlane: its table's place in the
+ * frame's table block. */
+typedef struct
+{
+  RegionPlane rp;
+  size_t table_offset;
+  unsigned n_tiles;
+} PlaneWork;
+
+static size_t
+table_bytes (int n_rects)
+{
+  size_t b = n_rects * sizeof (CcRegionRect) + (n_rects + 1) *
+      sizeof (unsigned);
+  return (b + 15) / 16 * 16;
+}
+
+/* Writes a plane's table to host memory; f samples of inside mode are in
+ * the views (outside mode reads them where it writes). */
+static CudaConvStatus
+table_fill (PlaneWork * w, unsigned char *host, CudaConvError * err)
+{
+  const RegionPlane *rp = &w->rp;
+  CcRegionRect *rects = (CcRegionRect *) host;
+  unsigned *starts = (unsigned *) (rects + rp->n_rects);
+  unsigned long long tiles = 0;
+
+  for (int i = 0; i < rp->n_rects; i++) {
+    const RegionRect *r = &rp->rects[i];
+    const RegionView *v = &rp->views[r->view];
+    CcRegionRect *d = &rects[i];
+
+    d->x0 = r->x0;
+    d->y0 = r->y0;
+    d->x1 = r->x1;
+    d->y1 = r->y1;
+    d->index = r->index;
+    d->fx0 = v->x0;
+    d->fy0 = v->y0;
+    d->foffset = (long long) v->offset;
+    d->fstride = (long long) v->stride;
+    d->tiles_x = (r->x1 - r->x0 + cc::REGION_TILE_W - 1) /
+        cc::REGION_TILE_W;
+    starts[i] = (unsigned) tiles;
+    tiles += (unsigned long long) d->tiles_x * ((r->y1 - r->y0 +
+            cc::REGION_TILE_H - 1) / cc::REGION_TILE_H);
+  }
+  if (tiles > 0x7fffffffULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
+        "the regions of a plane cover %llu tiles of %dx%d pixels: at most "
+        "2^31 (overlapping regions count each time)", tiles,
+        cc::REGION_TILE_W, cc::REGION_TILE_H);
+  starts[rp->n_rects] = (unsigned) tiles;
+  w->n_tiles = (unsigned) tiles;
+  return CUDACONV_OK;
+}
+
+static CcRegionTable
+table_on_device (const CudaConvCuda * cuda, const PlaneWork * w)
+{
+  CcRegionTable t;
+  const unsigned char *base = (const unsigned char *)
+      cuda->region_table.data + w->table_offset;
+
+  t.rects = (const CcRegionRect *) base;
+  t.tile_starts = (const unsigned *) (t.rects + w->rp.n_rects);
+  t.n_rects = w->rp.n_rects;
+  t.n_tiles = w->n_tiles;
+  return t;
+}
+
+/* keys for a plane of width x height, and this plane's epoch */
+static CudaConvStatus
+keys_for_plane (CudaConvCuda * cuda, int width, int height,
+    cudaStream_t stream, CudaConvError * err)
+{
+  size_t bytes = (size_t) width * height * sizeof (unsigned long long);
+
+  if (bytes > cuda->region_keys.bytes || cuda->region_epoch == 0xffffffffu) {
+    CudaConvStatus s = cc_buffer_grow (&cuda->region_keys, bytes, err);
+    if (s != CUDACONV_OK)
+      return s;
+    CC_TRY (cudaMemsetAsync (cuda->region_keys.data, 0,
+            cuda->region_keys.bytes, stream));
+    cuda->region_epoch = 0;
+  }
+  cuda->region_epoch++;
+  return CUDACONV_OK;
+}
+
+static CudaConvStatus
+copy_device_plane (const CudaConvImage * in, const CudaConvImage * out,
+    cudaStream_t stream, CudaConvError * err)
+{
+  if (in->data == out->data)
+    return CUDACONV_OK;
+  CC_TRY (cudaMemcpy2DAsync (out->data, out->stride, in->data, in->stride,
+          cudaconv_image_row_bytes (in), in->height, cudaMemcpyDefault,
+          stream));
+  return CUDACONV_OK;
+}
+
+static CudaConvStatus
+filter_device (CudaConvCuda * cuda, const FramePlane * plane,
+    const CudaConvImage * in, const CudaConvImage * out,
+    cudaStream_t stream, CudaConvError * err)
+{
+  CudaConvError inner = { CUDACONV_OK, "" };
+  CudaConvStatus s = cc_schedule_run (cuda, plane->plan, in, out,
+      &plane->map, stream, &inner);
+
+  if (s != CUDACONV_OK)
+    return cudaconv_error_set (err, s, "%s", inner.message);
+  return CUDACONV_OK;
+}
+
+static CudaConvStatus
+launch_mark (CudaConvCuda * cuda, const PlaneWork * w, int key_width,
+    cudaStream_t stream, CudaConvError * err)
+{
+  CcMarkParams p;
+
+  p.table = table_on_device (cuda, w);
+  p.keys = (unsigned long long *) cuda->region_keys.data;
+  p.key_width = key_width;
+  p.fx = w->rp.fx;
+  p.fy = w->rp.fy;
+  p.epoch = cuda->region_epoch;
+  cc::region_mark <<<w->n_tiles, cc::REGION_TILE_W * cc::REGION_TILE_H, 0,
+      stream>>> (p);
+  CC_TRY (cudaGetLastError ());
+  return CUDACONV_OK;
+}
+
+static CudaConvStatus
+launch_blend (CudaConvCuda * cuda, const PlaneWork * w, int outside,
+    const CudaConvImage * in, const CudaConvImage * out,
+    const unsigned char *fbase, cudaStream_t stream, CudaConvError * err)
+{
+  CcBlendParams p;
+
+  p.table = table_on_device (cuda, w);
+  p.keys = (const unsigned long long *) cuda->region_keys.data;
+  p.key_width = in->width;
+  p.epoch = cuda->region_epoch;
+  p.outside = outside;
+  p.src = (const unsigned char *) in->data;
+  p.src_stride = (long long) in->stride;
+  p.dst = (unsigned char *) out->data;
+  p.dst_stride = (long long) out->stride;
+  p.fbase = fbase;
+  p.shift = in->type == CUDACONV_SAMPLE_F32 ? 0 : in->shift;
+  p.max_f = (float) cudaconv_image_max_value (in);
+  CC_TRY (cc::dispatch_type_channels (in->type, in->channels,
+          cc::BlendLaunch { &p, stream }));
+  return CUDACONV_OK;
+}
+
+/* One plane, both images in device memory (in may be out). */
+static CudaConvStatus
+run_device_plane (CudaConvCuda * cuda, const CudaConvRegionJob * job, int p,
+    PlaneWork * w, const CudaConvImage * in, const CudaConvImage * out,
+    cudaStream_t stream, CudaConvError * err)
+{
+  const RegionPlane *rp = &w->rp;
+  int outside = job->mode == CUDACONV_REGIONS_OUTSIDE;
+  int in_place = in->data == out->data;
+  const FramePlane *whole_plan = &job->plans[0]->planes[p];
+  CudaConvImage filtered = *out;
+  CudaConvStatus s;
+
+  if (region_plane_copied (job, p) || (rp->n_rects == 0 && !outside))
+    return copy_device_plane (in, out, stream, err);
+  if (rp->n_rects == 0 && !in_place)
+    return filter_device (cuda, whole_plan, in, out, stream, err);
+
+  if ((s = cc_buffer_grow (&cuda->region_scratch, rp->scratch_bytes > 0 ?
+              rp->scratch_bytes : cudaconv_image_row_bytes (in) * in->height,
+              err)) != CUDACONV_OK ||
+      (s = keys_for_plane (cuda, in->width, in->height, stream,
+              err)) != CUDACONV_OK)
+    return s;
+
+  if (outside) {
+    /* the whole plane filtered, then the regions blended back toward the
+     * input; in place, the filtered plane lives in scratch first */
+    if (in_place) {
+      filtered.data = cuda->region_scratch.data;
+      filtered.stride = rp->n_views > 0 ? rp->views[0].stride :
+          cudaconv_image_row_bytes (in);
+    }
+    if ((s = filter_device (cuda, whole_plan, in, &filtered, stream,
+                err)) != CUDACONV_OK)
+      return s;
+    if (rp->n_rects > 0 &&
+        ((s = launch_mark (cuda, w, in->width, stream, err)) != CUDACONV_OK
+            || (s = launch_blend (cuda, w, 1, in, &filtered,
+                    (const unsigned char *) filtered.data, stream,
+                    err)) != CUDACONV_OK))
+      return s;
+    return in_place ? copy_device_plane (&filtered, out, stream, err) :
+        CUDACONV_OK;
+  }
+
+  if ((s = copy_device_plane (in, out, stream, err)) != CUDACONV_OK ||
+      (s = launch_mark (cuda, w, in->width, stream, err)) != CUDACONV_OK)
+    return s;
+  for (int i = 0; i < rp->n_views; i++) {
+    const RegionView *v = &rp->views[i];
+    CudaConvImage vin = region_view_image (in, v);
+    CudaConvImage vout = vin;
+
+    vout.data = (unsigned char *) cuda->region_scratch.data + v->offset;
+    vout.stride = v->stride;
+    if ((s = filter_device (cuda, &job->plans[v->plan]->planes[p], &vin,
+                &vout, stream, err)) != CUDACONV_OK)
+      return s;
+  }
+  return launch_blend (cuda, w, 0, in, out,
+      (const unsigned char *) cuda->region_scratch.data, stream, err);
+}
+
+/* A rectangle of rows [y0, y1) x pixels [x0, x1) between two images of
+ * the same geometry, any memories. */
+static CudaConvStatus
+copy_rect (const CudaConvImage * from, const CudaConvImage * to, int x0,
+    int y0, int x1, int y1, cudaStream_t stream, CudaConvError * err)
+{
+  size_t pixel = cudaconv_sample_size (from->type) * from->channels;
+
+  if (x0 >= x1 || y0 >= y1)
+    return CUDACONV_OK;
+  CC_TRY (cudaMemcpy2DAsync ((unsigned char *) to->data + y0 * to->stride +
+          x0 * pixel, to->stride, (const unsigned char *) from->data +
+          y0 * from->stride + x0 * pixel, from->stride, (x1 - x0) * pixel,
+          y1 - y0, cudaMemcpyDefault, stream));
+  return CUDACONV_OK;
+}
+
+/* Plane p between frames of which at least one is in host memory, through
+ * the device plane: in inside mode between two host frames only the views
+ * go up and the regions come down, otherwise the whole plane does. */
+static CudaConvStatus
+run_staged_plane (CudaConvCuda * cuda, const CudaConvRegionJob * job, int p,
+    PlaneWork * w, const CudaConvImage * in, CudaConvMemory in_memory,
+    const CudaConvImage * out, CudaConvMemory out_memory,
+    cudaStream_t stream, CudaConvError * err)
+{
+  const RegionPlane *rp = &w->rp;
+  int partial = job->mode == CUDACONV_REGIONS_INSIDE &&
+      in_memory == CUDACONV_MEMORY_HOST && out_memory == CUDACONV_MEMORY_HOST;
+  int few = rp->n_rects <= REGION_MAX_RECT_COPIES &&
+      rp->n_views <= REGION_MAX_RECT_COPIES;
+  size_t pitch = (cudaconv_image_row_bytes (in) + CC_DEVICE_ROW_ALIGN - 1) /
+      CC_DEVICE_ROW_ALIGN * CC_DEVICE_ROW_ALIGN;
+  CudaConvImage dev = *in;
+  CudaConvStatus s;
+
+  if (partial) {
+    /* what no region changes: a CPU copy, nothing over PCIe */
+    if (in->data != out->data)
+      cpu_copy_rows (out->data, out->stride, in->data, in->stride,
+          cudaconv_image_row_bytes (in), in->height);
+    if (rp->n_rects == 0 || region_plane_copied (job, p))
+      return CUDACONV_OK;
+  }
+  if ((s = cc_buffer_grow (&cuda->region_plane, pitch * in->height,
+              err)) != CUDACONV_OK)
+    return s;
+  dev.data = cuda->region_plane.data;
+  dev.stride = pitch;
+
+  if (!partial) {
+    if ((s = copy_rect (in, &dev, 0, 0, in->width, in->height, stream,
+                err)) != CUDACONV_OK ||
+        (s = run_device_plane (cuda, job, p, w, &dev, &dev, stream,
+                err)) != CUDACONV_OK)
+      return s;
+    return copy_rect (&dev, out, 0, 0, in->width, in->height, stream, err);
+  }
+
+  if (few) {
+    for (int i = 0; i < rp->n_views; i++) {
+      const RegionView *v = &rp->views[i];
+      if ((s = copy_rect (in, &dev, v->x0, v->y0, v->x1, v->y1, stream,
+                  err)) != CUDACONV_OK)
+        return s;
+    }
+  } else {
+    int y0 = in->height, y1 = 0;
+    for (int i = 0; i < rp->n_views; i++) {
+      y0 = rp->views[i].y0 < y0 ? rp->views[i].y0 : y0;
+      y1 = rp->views[i].y1 > y1 ? rp->views[i].y1 : y1;
+    }
+    if ((s = copy_rect (in, &dev, 0, y0, in->width, y1, stream,
+                err)) != CUDACONV_OK)
+      return s;
+  }
+  if ((s = run_device_plane (cuda, job, p, w, &dev, &dev, stream,
+              err)) != CUDACONV_OK)
+    return s;
+  if (few) {
+    for (int i = 0; i < rp->n_rects; i++) {
+      const RegionRect *r = &rp->rects[i];
+      if ((s = copy_rect (&dev, out, r->x0, r->y0, r->x1, r->y1, stream,
+                  err)) != CUDACONV_OK)
+        return s;
+    }
+    return CUDACONV_OK;
+  }
+  {
+    int y0 = in->height, y1 = 0;
+    for (int i = 0; i < rp->n_rects; i++) {
+      y0 = rp->rects[i].y0 < y0 ? rp->rects[i].y0 : y0;
+      y1 = rp->rects[i].y1 > y1 ? rp->rects[i].y1 : y1;
+    }
+    return copy_rect (&dev, out, 0, y0, in->width, y1, stream, err);
+  }
+}
+
+CudaConvStatus
+cudaconv_cuda_run_regions (CudaConvCuda * cuda,
+    const CudaConvRegionJob * job, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvError * err)
+{
+  PlaneWork work[CUDACONV_MAX_PLANES];
+  cudaStream_t stream;
+  int n_planes, on_device, queued = 0;
+  size_t table_total = 0;
+  CudaConvStatus s;
+
+  if (cuda == NULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "no GPU backend instance");
+  if ((s = cudaconv_region_job_validate (job, err)) != CUDACONV_OK ||
+      (s = frame_check (job->plans[0], src, dst, err)) != CUDACONV_OK ||
+      (s = cc_enter (cuda, err)) != CUDACONV_OK)
+    return s;
+  stream = cuda->stream;
+  n_planes = job->plans[0]->n_planes;
+  on_device = src->memory == CUDACONV_MEMORY_DEVICE &&
+      dst->memory == CUDACONV_MEMORY_DEVICE;
+  memset (work, 0, sizeof (work));
+
+  /* every plane's geometry and table first: one upload for the frame */
+  for (int p = 0; p < n_planes; p++) {
+    if ((s = region_plane_build (job, p, CC_DEVICE_ROW_ALIGN, &work[p].rp,
+                err)) != CUDACONV_OK)
+      goto failed;
+    work[p].table_offset = table_total;
+    table_total += table_bytes (work[p].rp.n_rects);
+  }
+  if ((s = cc_buffer_grow (&cuda->region_table_host, table_total,
+              err)) != CUDACONV_OK ||
+      (s = cc_buffer_grow (&cuda->region_table, table_total,
+              err)) != CUDACONV_OK)
+    goto failed;
+  for (int p = 0; p < n_planes; p++)
+    if ((s = table_fill (&work[p], (unsigned char *)
+                cuda->region_table_host.data + work[p].table_offset,
+                err)) != CUDACONV_OK)
+      goto failed;
+  REGION_TRY (cudaMemcpyAsync (cuda->region_table.data,
+          cuda->region_table_host.data, table_total,
+          cudaMemcpyHostToDevice, stream));
+  queued = 1;
+
+  for (int p = 0; p < n_planes && s == CUDACONV_OK; p++) {
+    CudaConvImage in, out;
+    CudaConvError inner = { CUDACONV_OK, "" };
+
+    if ((s = frame_plane_images (job->plans[0], p, src, dst, &in, &out,
+                err)) != CUDACONV_OK)
+      break;
+    if (on_device)
+      s = run_device_plane (cuda, job, p, &work[p], &in, &out, stream,
+          &inner);
+    else
+      s = run_staged_plane (cuda, job, p, &work[p], &in, src->memory, &out,
+          dst->memory, stream, &inner);
+    if (s != CUDACONV_OK)
+      cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
+  }
+
+failed:
+  /* nothing queued may outlive the caller's frames or this call's tables,
+   * also after an error */
+  if (queued) {
+    cudaError_t e = cudaStreamSynchronize (stream);
+    if (e != cudaSuccess && s == CUDACONV_OK)
+      s = cc_cuda_error (err, e, "cudaStreamSynchronize");
+  }
+  for (int p = 0; p < n_planes; p++)
+    region_plane_clear (&work[p].rp);
+  return s;
+}
