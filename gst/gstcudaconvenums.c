@@ -38,6 +38,9 @@ gst_cuda_conv_filter_kernel_get_type (void)
         "Absolute 5-point Laplacian times scale", "laplacian"},
     {GST_CUDA_CONV_FILTER_KERNEL_CUSTOM,
         "The matrix property, divisor and offset", "custom"},
+    {GST_CUDA_CONV_FILTER_KERNEL_PIXELATE,
+        "Pixelate: each block of radius x radius pixels becomes its mean",
+        "pixelate"},
     {0, NULL, NULL}
   };
 
@@ -90,6 +93,28 @@ gst_cuda_conv_filter_backend_get_type (void)
 
   if (g_once_init_enter (&type)) {
     GType t = g_enum_register_static ("GstCudaConvFilterBackend", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_cuda_conv_filter_region_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_CUDA_CONV_FILTER_REGION_MODE_FRAME,
+        "Filter the whole frame; regions are ignored", "frame"},
+    {GST_CUDA_CONV_FILTER_REGION_MODE_INSIDE,
+        "Filter only inside the regions (privacy: faces, plates)", "inside"},
+    {GST_CUDA_CONV_FILTER_REGION_MODE_OUTSIDE,
+        "Filter everything but the regions (spotlight, background blur)",
+        "outside"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaConvFilterRegionMode", values);
     g_once_init_leave (&type, t);
   }
   return type;

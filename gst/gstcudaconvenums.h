@@ -29,6 +29,8 @@ G_BEGIN_DECLS
  * @GST_CUDA_CONV_FILTER_KERNEL_SOBEL: Sobel gradient magnitude
  * @GST_CUDA_CONV_FILTER_KERNEL_LAPLACIAN: absolute 5-point Laplacian
  * @GST_CUDA_CONV_FILTER_KERNEL_CUSTOM: the user's matrix
+ * @GST_CUDA_CONV_FILTER_KERNEL_PIXELATE: blocks of radius x radius pixels,
+ *     each replaced by its mean
  *
  * The values are those of the library's #CudaConvKind.
  */
@@ -39,7 +41,8 @@ typedef enum
   GST_CUDA_CONV_FILTER_KERNEL_SHARPEN = CUDACONV_KIND_SHARPEN,
   GST_CUDA_CONV_FILTER_KERNEL_SOBEL = CUDACONV_KIND_SOBEL,
   GST_CUDA_CONV_FILTER_KERNEL_LAPLACIAN = CUDACONV_KIND_LAPLACIAN,
-  GST_CUDA_CONV_FILTER_KERNEL_CUSTOM = CUDACONV_KIND_CUSTOM
+  GST_CUDA_CONV_FILTER_KERNEL_CUSTOM = CUDACONV_KIND_CUSTOM,
+  GST_CUDA_CONV_FILTER_KERNEL_PIXELATE = CUDACONV_KIND_PIXELATE
 } GstCudaConvFilterKernel;
 
 /**
@@ -74,6 +77,24 @@ typedef enum
   GST_CUDA_CONV_FILTER_BACKEND_CPU
 } GstCudaConvFilterBackend;
 
+/**
+ * GstCudaConvFilterRegionMode:
+ * @GST_CUDA_CONV_FILTER_REGION_MODE_FRAME: the whole frame is filtered
+ * @GST_CUDA_CONV_FILTER_REGION_MODE_INSIDE: only the regions are filtered
+ * @GST_CUDA_CONV_FILTER_REGION_MODE_OUTSIDE: all but the regions is filtered
+ *
+ * Which part of each frame the filter applies to: the regions are the
+ * frame's #GstVideoRegionOfInterestMeta and the fixed rectangles of the
+ * regions property.  Not the library's #CudaConvRegionMode values, which
+ * have no frame mode.
+ */
+typedef enum
+{
+  GST_CUDA_CONV_FILTER_REGION_MODE_FRAME,
+  GST_CUDA_CONV_FILTER_REGION_MODE_INSIDE,
+  GST_CUDA_CONV_FILTER_REGION_MODE_OUTSIDE
+} GstCudaConvFilterRegionMode;
+
 #define GST_TYPE_CUDA_CONV_FILTER_KERNEL \
     (gst_cuda_conv_filter_kernel_get_type ())
 GType gst_cuda_conv_filter_kernel_get_type (void);
@@ -85,6 +106,10 @@ GType gst_cuda_conv_filter_border_get_type (void);
 #define GST_TYPE_CUDA_CONV_FILTER_BACKEND \
     (gst_cuda_conv_filter_backend_get_type ())
 GType gst_cuda_conv_filter_backend_get_type (void);
+
+#define GST_TYPE_CUDA_CONV_FILTER_REGION_MODE \
+    (gst_cuda_conv_filter_region_mode_get_type ())
+GType gst_cuda_conv_filter_region_mode_get_type (void);
 
 G_END_DECLS
 

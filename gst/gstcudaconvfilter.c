@@ -17,12 +17,15 @@
  * @title: cudaconvfilter
  *
  * Convolves raw video: Gaussian and box blur, sharpening (unsharp mask),
- * Sobel and Laplacian edge maps, or a matrix of your own.  It runs on an
- * NVIDIA GPU through CUDA when one is usable, and otherwise on every online
- * CPU core; #GstCudaConvFilter:backend forces either.  At start the element
- * posts an element message named `cudaconvfilter-backend` saying which
- * backend runs (field `backend`) and why (`reason`; `device` and
- * `device-name` for the GPU, `threads` for the CPU).
+ * Sobel and Laplacian edge maps, a matrix of your own, or pixelation
+ * (blocks of radius x radius pixels, each replaced by its mean), over the
+ * whole frame or only inside (or outside) the regions a detector marked.
+ * It runs on an NVIDIA GPU through CUDA when one is usable, and otherwise
+ * on every online CPU core; #GstCudaConvFilter:backend forces either.  At
+ * start the element posts an element message named
+ * `cudaconvfilter-backend` saying which backend runs (field `backend`) and
+ * why (`reason`; `device` and `device-name` for the GPU, `threads` for the
+ * CPU).
  *
  * Packed RGB formats have each colour channel filtered alike; alpha and the
  * x byte of RGBx-like formats pass through unchanged.  In YUV formats, blur
@@ -30,7 +33,9 @@
  * the subsampling factor on subsampled chroma planes (4:2:0 chroma of a
  * radius 4 blur uses radius 2 and half the sigma); Sobel and Laplacian
  * filter luma and set chroma to neutral grey (128, or 512 for 10-bit
- * formats); a custom matrix filters luma and leaves chroma unchanged.
+ * formats); a custom matrix filters luma and leaves chroma unchanged;
+ * pixelate filters every plane, with blocks of radius / subsampling
+ * samples on chroma planes (at least 1).
  * Frame edges are extended as #GstCudaConvFilter:border says.  Outputs are
  * rounded to nearest and saturated to the format's range.
  *
@@ -105,6 +110,42 @@
  * then the element posts an error with the library's text; the failed
  * frame and those taken after it are dropped, none is pushed twice.
  *
+ * ## Regions
+ * With #GstCudaConvFilter:region-mode set to inside the element filters
+ * only the regions of each frame, with outside everything but them: the
+ * frame's #GstVideoRegionOfInterestMeta whose type is one of
+ * #GstCudaConvFilter:region-types (every one when it is empty), in the
+ * buffer's order, then the fixed rectangles of #GstCudaConvFilter:regions.
+ * Regions of zero width or height are ignored; the others grow by
+ * #GstCudaConvFilter:region-margin on every side and are clipped to the
+ * frame.  Where regions overlap, each pixel is filtered once.
+ * #GstCudaConvFilter:region-feather blends filtered and original pixels
+ * over a band inside each region's edge (the README gives the exact
+ * blend); in inside mode every pixel outside the regions is the input's,
+ * bit for bit.  #GstCudaConvFilter:region-scale gives each region a radius
+ * (pixelate: block) in proportion to its size, so that a face filling the
+ * frame is as unrecognisable as a small one.  The metas go downstream
+ * unchanged.
+ *
+ * In region mode each frame is finished before the element returns
+ * (#GstCudaConvFilter:frames-in-flight counts as 1).  A change of
+ * region-mode, like any property, applies from the first buffer that
+ * arrives after it; frames in flight before it go downstream first, with
+ * the settings they were taken with.
+ *
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! cudaconvfilter region-mode=inside region-types=face region-margin=8 region-feather=8 kernel=gaussian radius=12 ! videoconvert ! autovideosink
+ * ]| Blurs every face that facedetect (gst-plugins-bad's opencv plugin)
+ * marks with a "face" meta, with an 8-pixel soft edge.
+ * |[
+ * gst-launch-1.0 videotestsrc ! cudaconvfilter region-mode=inside regions="10,10,50,40;100,20,30,30" kernel=pixelate radius=8 ! videoconvert ! autovideosink
+ * ]| Pixelates two fixed rectangles (x,y,width,height) of every frame in
+ * blocks of 8x8 pixels.
+ * |[
+ * gst-launch-1.0 v4l2src ! videoconvert ! facedetect display=false ! cudaconvfilter region-mode=inside kernel=pixelate region-scale=0.2 ! videoconvert ! autovideosink
+ * ]| Pixelates every face in blocks of a fifth of its size, whatever its
+ * size.
+ *
  * ## Choosing values
  * The radius sets the footprint (2 radius + 1 pixels across) and the cost of
  * the Gaussian and sharpen filters; sigma sets how strong the blur is.
@@ -129,6 +170,7 @@
 #include "gstcudaconvgpu.h"
 #include "gstcudaconvmemory.h"
 #include "gstcudaconvplanes.h"
+#include "gstcudaconvregions.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_conv_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_conv_filter_debug
@@ -168,6 +210,33 @@ struct _GstCudaConvFilter
   gboolean plan_valid;          /* for the current caps and settings */
   gchar *plan_error;            /* why no plan could be built, or NULL */
   CudaConvFramePlan *plan;
+
+  /* region properties, under the object lock */
+  GstCudaConvFilterRegionMode region_mode;
+  gchar **region_types;         /* NULL-terminated; empty: every type */
+  gint region_margin;
+  gint region_feather;
+  GArray *regions;              /* GstCudaConvRect: the fixed rectangles */
+  gdouble region_scale;
+  gboolean regions_changed;     /* since the streaming thread read them */
+
+  /* streaming thread: the region properties of the current frame */
+  GstCudaConvFilterRegionMode rg_mode;
+  GArray *rg_types;             /* GQuark */
+  GArray *rg_fixed;             /* GstCudaConvRect */
+  gint rg_margin;
+  gint rg_feather;
+  gdouble rg_scale;
+  /* streaming thread: one frame's job, rebuilt for each frame */
+  GArray *rg_regions;           /* CudaConvRegion */
+  GPtrArray *rg_plans;          /* CudaConvFramePlan, not owned */
+  GHashTable *rg_plan_index;    /* radius -> index in rg_plans + 1 */
+  gboolean rg_dropped_warned;   /* too many regions, said once per start */
+  /* streaming thread: with region-scale, the settings the plan was built
+   * from (no matrix: the kinds that scale have none) and a plan per
+   * radius, for the current caps and settings */
+  GstCudaConvSettings plan_settings;
+  GHashTable *scaled_plans;     /* radius -> CudaConvFramePlan */
 
   /* property, under the object lock */
   guint frames_in_flight;       /* 0: automatic */
@@ -216,6 +285,8 @@ static GstFlowReturn gst_cuda_conv_filter_generate_output (GstBaseTransform *
     trans, GstBuffer ** outbuf);
 static gboolean gst_cuda_conv_filter_sink_event (GstBaseTransform * trans,
     GstEvent * event);
+static gboolean gst_cuda_conv_filter_transform_meta (GstBaseTransform *
+    trans, GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
 static GstFlowReturn gst_cuda_conv_filter_drain (GstCudaConvFilter * self,
     gboolean push);
 static void gst_cuda_conv_filter_keep_drain_error (GstCudaConvFilter * self,
@@ -241,7 +312,13 @@ enum
   PROP_OFFSET,
   PROP_BACKEND,
   PROP_CUDA_DEVICE_ID,
-  PROP_FRAMES_IN_FLIGHT
+  PROP_FRAMES_IN_FLIGHT,
+  PROP_REGION_MODE,
+  PROP_REGION_TYPES,
+  PROP_REGION_MARGIN,
+  PROP_REGION_FEATHER,
+  PROP_REGIONS,
+  PROP_REGION_SCALE
 };
 
 #define DEFAULT_KERNEL GST_CUDA_CONV_FILTER_KERNEL_GAUSSIAN
@@ -261,9 +338,24 @@ enum
 #define AUTO_FRAMES_IN_FLIGHT 3
 /* far beyond any machine's GPU count, small enough to catch typos */
 #define MAX_CUDA_DEVICE_ID 255
+#define DEFAULT_REGION_MODE GST_CUDA_CONV_FILTER_REGION_MODE_FRAME
+/* "": every GstVideoRegionOfInterestMeta */
+#define DEFAULT_REGION_TYPES ""
+#define DEFAULT_REGION_MARGIN 0
+#define MAX_REGION_MARGIN 4096
+#define DEFAULT_REGION_FEATHER 0
+/* "": no fixed rectangles */
+#define DEFAULT_REGIONS ""
+/* 0: every region gets the radius property */
+#define DEFAULT_REGION_SCALE 0.0
+/* plans for scaled radii kept between frames; more are dropped at the next
+ * frame (a frame's own are always built) */
+#define MAX_SCALED_PLANS 64
 
 #define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
+#define REGION_TEXT_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
+    GST_PARAM_MUTABLE_PLAYING)
 #define BACKEND_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_MUTABLE_READY)
 
@@ -291,14 +383,16 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_KERNEL,
       g_param_spec_enum ("kernel", "Kernel",
           "What to compute: gaussian or box blur, sharpen (unsharp mask), "
-          "sobel or laplacian edge map, or custom (the matrix property)",
+          "sobel or laplacian edge map, custom (the matrix property), or "
+          "pixelate (blocks of radius x radius pixels, each its mean)",
           GST_TYPE_CUDA_CONV_FILTER_KERNEL, DEFAULT_KERNEL,
           FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_RADIUS,
       g_param_spec_int ("radius", "Radius",
           "Half-width of the gaussian, box and sharpen footprint: 2 radius + 1 "
-          "pixels across; 0 passes frames through (chroma planes use "
-          "radius / subsampling)", 0, CUDACONV_MAX_RADIUS, DEFAULT_RADIUS,
+          "pixels across; 0 passes frames through; for pixelate, the block's "
+          "side (0 and 1 pass frames through) (chroma planes use radius / "
+          "subsampling)", 0, CUDACONV_MAX_RADIUS, DEFAULT_RADIUS,
           FILTER_PARAM_FLAGS));
   g_object_class_install_property (gobject_class, PROP_SIGMA,
       g_param_spec_double ("sigma", "Sigma",
@@ -366,10 +460,50 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
           DEFAULT_FRAMES_IN_FLIGHT, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
+  g_object_class_install_property (gobject_class, PROP_REGION_MODE,
+      g_param_spec_enum ("region-mode", "Region mode",
+          "Where to filter: frame (the whole frame; regions are ignored), "
+          "inside (only the regions: the frame's region-of-interest metas of "
+          "the region-types, and the regions property) or outside "
+          "(everything but the regions)", GST_TYPE_CUDA_CONV_FILTER_REGION_MODE,
+          DEFAULT_REGION_MODE, FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_REGION_TYPES,
+      g_param_spec_string ("region-types", "Region types",
+          "The region-of-interest types to honour, separated by commas, e.g. "
+          "\"face,licence-plate\" (spaces around names are ignored); empty: "
+          "every GstVideoRegionOfInterestMeta", DEFAULT_REGION_TYPES,
+          REGION_TEXT_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_REGION_MARGIN,
+      g_param_spec_int ("region-margin", "Region margin",
+          "Pixels added to every side of each region (metas and the regions "
+          "property) before it is clipped to the frame", 0, MAX_REGION_MARGIN,
+          DEFAULT_REGION_MARGIN, FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_REGION_FEATHER,
+      g_param_spec_int ("region-feather", "Region feather",
+          "Width in pixels of the band inside each region's edge where the "
+          "filtered and the original pixels blend linearly (0: a hard edge); "
+          "see the README for the exact blend", 0, CUDACONV_MAX_FEATHER,
+          DEFAULT_REGION_FEATHER, FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_REGIONS,
+      g_param_spec_string ("regions", "Regions",
+          "Fixed rectangles filtered in every frame besides the metas' "
+          "regions, as " GST_CUDA_CONV_REGIONS_SYNTAX "; x and y may be "
+          "negative, rectangles reaching past the frame are clipped",
+          DEFAULT_REGIONS, REGION_TEXT_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_REGION_SCALE,
+      g_param_spec_double ("region-scale", "Region scale",
+          "With region-mode=inside: each region's radius (pixelate: block) "
+          "becomes region-scale times the region's smaller side (after "
+          "margin and clipping), rounded, at least 1, so large and small "
+          "faces are equally unrecognisable; 0 uses the radius property "
+          "everywhere.  Gaussian, box, sharpen and pixelate only", 0.0, 1.0,
+          DEFAULT_REGION_SCALE, FILTER_PARAM_FLAGS));
+
   gst_element_class_set_static_metadata (element_class,
       "CUDA convolution filter", "Filter/Effect/Video",
-      "Blurs, sharpens, finds edges or applies a custom matrix to video, on "
-      "an NVIDIA GPU or the CPU", "gst-cudaconv developers");
+      "Blurs, sharpens, pixelates, finds edges or applies a custom matrix "
+      "to video, whole frames or the regions a detector marked, on an "
+      "NVIDIA GPU or the CPU", "gst-cudaconv developers");
 
   /* system memory, and CUDA memory when built with libgstcuda */
   caps = gst_cuda_conv_memory_template_caps ();
@@ -399,6 +533,8 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_generate_output);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_sink_event);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_transform_meta);
   trans_class->transform_ip_on_passthrough = FALSE;
 
   vfilter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_conv_filter_set_info);
@@ -409,6 +545,7 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONV_FILTER_KERNEL, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONV_FILTER_BORDER, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONV_FILTER_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_CONV_FILTER_REGION_MODE, 0);
 }
 
 static void
@@ -426,6 +563,20 @@ gst_cuda_conv_filter_init (GstCudaConvFilter * self)
   self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
   self->settings_changed = TRUE;
   self->frames_in_flight = DEFAULT_FRAMES_IN_FLIGHT;
+  self->region_mode = DEFAULT_REGION_MODE;
+  self->region_types = g_new0 (gchar *, 1);
+  self->region_margin = DEFAULT_REGION_MARGIN;
+  self->region_feather = DEFAULT_REGION_FEATHER;
+  self->regions = g_array_new (FALSE, FALSE, sizeof (GstCudaConvRect));
+  self->region_scale = DEFAULT_REGION_SCALE;
+  self->regions_changed = TRUE;
+  self->rg_types = g_array_new (FALSE, FALSE, sizeof (GQuark));
+  self->rg_fixed = g_array_new (FALSE, FALSE, sizeof (GstCudaConvRect));
+  self->rg_regions = g_array_new (FALSE, FALSE, sizeof (CudaConvRegion));
+  self->rg_plans = g_ptr_array_new ();
+  self->rg_plan_index = g_hash_table_new (NULL, NULL);
+  self->scaled_plans = g_hash_table_new_full (NULL, NULL, NULL,
+      (GDestroyNotify) cudaconv_frame_plan_free);
   g_queue_init (&self->flight);
   self->drain_ret = GST_FLOW_OK;
   self->gpu = gst_cuda_conv_gpu_new (GST_ELEMENT (self));
@@ -436,6 +587,7 @@ gst_cuda_conv_filter_free_plan (GstCudaConvFilter * self)
 {
   g_clear_pointer (&self->plan, cudaconv_frame_plan_free);
   g_clear_pointer (&self->plan_error, g_free);
+  g_hash_table_remove_all (self->scaled_plans);
   self->plan_valid = FALSE;
 }
 
@@ -447,6 +599,14 @@ gst_cuda_conv_filter_finalize (GObject * object)
   gst_cuda_conv_filter_free_plan (self);
   gst_cuda_conv_gpu_free (self->gpu);
   g_free (self->matrix);
+  g_strfreev (self->region_types);
+  g_array_unref (self->regions);
+  g_array_unref (self->rg_types);
+  g_array_unref (self->rg_fixed);
+  g_array_unref (self->rg_regions);
+  g_ptr_array_unref (self->rg_plans);
+  g_hash_table_unref (self->rg_plan_index);
+  g_hash_table_unref (self->scaled_plans);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -531,12 +691,54 @@ gst_cuda_conv_filter_parse_matrix (GstCudaConvFilter * self,
   return matrix;
 }
 
+/* The fixed rectangles of the regions property, or NULL after a warning
+ * that names the value, what is wrong and the syntax. */
+static GArray *
+gst_cuda_conv_filter_parse_regions (GstCudaConvFilter * self,
+    const GValue * value)
+{
+  const gchar *text = g_value_get_string (value);
+  gchar *why = NULL;
+  GArray *rects = gst_cuda_conv_regions_parse (text, &why);
+
+  if (rects == NULL) {
+    g_warning ("%s: regions \"%s\" is malformed: %s; the syntax is "
+        GST_CUDA_CONV_REGIONS_SYNTAX ", at most %d rectangles; keeping the "
+        "previous value", GST_OBJECT_NAME (self), text, why,
+        CUDACONV_MAX_REGIONS);
+    g_free (why);
+  }
+  return rects;
+}
+
+/* The names of the region-types property, or NULL after a warning that
+ * names the value and the rule. */
+static gchar **
+gst_cuda_conv_filter_parse_region_types (GstCudaConvFilter * self,
+    const GValue * value)
+{
+  const gchar *text = g_value_get_string (value);
+  gchar *why = NULL;
+  gchar **names = gst_cuda_conv_region_types_parse (text, &why);
+
+  if (names == NULL) {
+    g_warning ("%s: region-types \"%s\" is malformed: %s; it must be ROI "
+        "type names separated by commas, none of them empty, e.g. "
+        "\"face,licence-plate\" (\"\" for every type); keeping the previous "
+        "value", GST_OBJECT_NAME (self), text, why);
+    g_free (why);
+  }
+  return names;
+}
+
 static void
 gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaConvFilter *self = GST_CUDA_CONV_FILTER (object);
   gdouble *matrix = NULL;
+  GArray *regions = NULL;
+  gchar **types = NULL;
   gint side = 0;
   gboolean started;
 
@@ -551,6 +753,16 @@ gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
   if (prop_id == PROP_MATRIX) {
     matrix = gst_cuda_conv_filter_parse_matrix (self, value, &side);
     if (matrix == NULL)
+      return;
+  }
+  if (prop_id == PROP_REGIONS) {
+    regions = gst_cuda_conv_filter_parse_regions (self, value);
+    if (regions == NULL)
+      return;
+  }
+  if (prop_id == PROP_REGION_TYPES) {
+    types = gst_cuda_conv_filter_parse_region_types (self, value);
+    if (types == NULL)
       return;
   }
   if (prop_id == PROP_BACKEND || prop_id == PROP_CUDA_DEVICE_ID) {
@@ -604,17 +816,44 @@ gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
     case PROP_FRAMES_IN_FLIGHT:
       self->frames_in_flight = g_value_get_uint (value);
       break;
+    case PROP_REGION_MODE:
+      self->region_mode = g_value_get_enum (value);
+      break;
+    case PROP_REGION_TYPES:
+      g_strfreev (self->region_types);
+      self->region_types = types;
+      break;
+    case PROP_REGION_MARGIN:
+      self->region_margin = g_value_get_int (value);
+      break;
+    case PROP_REGION_FEATHER:
+      self->region_feather = g_value_get_int (value);
+      break;
+    case PROP_REGIONS:
+      g_array_unref (self->regions);
+      self->regions = regions;
+      break;
+    case PROP_REGION_SCALE:
+      self->region_scale = g_value_get_double (value);
+      break;
     default:
       GST_OBJECT_UNLOCK (self);
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
   }
-  if (prop_id != PROP_BACKEND && prop_id != PROP_CUDA_DEVICE_ID &&
+  if (prop_id == PROP_REGION_MODE || prop_id == PROP_REGION_TYPES ||
+      prop_id == PROP_REGION_MARGIN || prop_id == PROP_REGION_FEATHER ||
+      prop_id == PROP_REGIONS || prop_id == PROP_REGION_SCALE)
+    /* the plans stay: regions only choose where they apply */
+    self->regions_changed = TRUE;
+  else if (prop_id != PROP_BACKEND && prop_id != PROP_CUDA_DEVICE_ID &&
       prop_id != PROP_FRAMES_IN_FLIGHT)
     self->settings_changed = TRUE;
   started = self->started;
   GST_OBJECT_UNLOCK (self);
-  if (prop_id == PROP_FRAMES_IN_FLIGHT && started) {
+  /* region mode runs one frame at a time: the flight limit may change */
+  if ((prop_id == PROP_FRAMES_IN_FLIGHT || prop_id == PROP_REGION_MODE) &&
+      started) {
     /* the latency changes, and the pools must hold the frames in flight */
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_latency (GST_OBJECT (self)));
@@ -685,6 +924,26 @@ gst_cuda_conv_filter_get_property (GObject * object, guint prop_id,
       break;
     case PROP_FRAMES_IN_FLIGHT:
       g_value_set_uint (value, self->frames_in_flight);
+      break;
+    case PROP_REGION_MODE:
+      g_value_set_enum (value, self->region_mode);
+      break;
+    case PROP_REGION_TYPES:
+      g_value_take_string (value,
+          gst_cuda_conv_region_types_to_string (self->region_types));
+      break;
+    case PROP_REGION_MARGIN:
+      g_value_set_int (value, self->region_margin);
+      break;
+    case PROP_REGION_FEATHER:
+      g_value_set_int (value, self->region_feather);
+      break;
+    case PROP_REGIONS:
+      g_value_take_string (value,
+          gst_cuda_conv_regions_to_string (self->regions));
+      break;
+    case PROP_REGION_SCALE:
+      g_value_set_double (value, self->region_scale);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -798,6 +1057,7 @@ gst_cuda_conv_filter_start (GstBaseTransform * trans)
   g_free (reason);
 
   gst_cuda_conv_filter_free_plan (self);
+  self->rg_dropped_warned = FALSE;
   GST_OBJECT_LOCK (self);
   self->started = TRUE;
   GST_OBJECT_UNLOCK (self);
@@ -1017,9 +1277,44 @@ gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter, GstCaps * incaps,
   return TRUE;
 }
 
+/* The region properties into the streaming thread's copy.  Call with the
+ * object lock held. */
+static void
+gst_cuda_conv_filter_read_regions (GstCudaConvFilter * self)
+{
+  gchar **name;
+
+  self->rg_mode = self->region_mode;
+  self->rg_margin = self->region_margin;
+  self->rg_feather = self->region_feather;
+  self->rg_scale = self->region_scale;
+  g_array_set_size (self->rg_types, 0);
+  /* interned, not looked up: a detector may name its type after this */
+  for (name = self->region_types; *name != NULL; name++) {
+    GQuark q = g_quark_from_string (*name);
+
+    g_array_append_val (self->rg_types, q);
+  }
+  g_array_set_size (self->rg_fixed, 0);
+  g_array_append_vals (self->rg_fixed, self->regions->data,
+      self->regions->len);
+}
+
+/* Whether region-scale gives each region a radius of its own. */
+static gboolean
+gst_cuda_conv_filter_scales_regions (GstCudaConvFilter * self)
+{
+  CudaConvKind kind = self->plan_settings.kind;
+
+  return self->rg_mode == GST_CUDA_CONV_FILTER_REGION_MODE_INSIDE &&
+      self->rg_scale > 0 && (kind == CUDACONV_KIND_GAUSSIAN ||
+      kind == CUDACONV_KIND_BOX || kind == CUDACONV_KIND_SHARPEN ||
+      kind == CUDACONV_KIND_PIXELATE);
+}
+
 /* The one place that turns the current properties into the library's plan
- * of a frame, and decides passthrough.  Does nothing unless a property or
- * the caps changed. */
+ * of a frame and the region settings, and decides passthrough.  Does
+ * nothing unless a property or the caps changed. */
 static void
 gst_cuda_conv_filter_update (GstCudaConvFilter * self)
 {
@@ -1029,42 +1324,52 @@ gst_cuda_conv_filter_update (GstCudaConvFilter * self)
   CudaConvFrameDesc frame;
   CudaConvError err = { 0, };
   GError *error = NULL;
-  gdouble *matrix;
-  gboolean passthrough;
+  gdouble *matrix = NULL;
+  gboolean passthrough, rebuild, regions_changed;
 
   if (!vfilter->negotiated)
     return;
 
   GST_OBJECT_LOCK (self);
-  if (self->plan_valid && !self->settings_changed) {
-    GST_OBJECT_UNLOCK (self);
-    return;
-  }
-  gst_cuda_conv_filter_read_settings (self, &settings, &matrix);
+  regions_changed = self->regions_changed;
+  if (regions_changed)
+    gst_cuda_conv_filter_read_regions (self);
+  self->regions_changed = FALSE;
+  rebuild = !self->plan_valid || self->settings_changed;
+  if (rebuild)
+    gst_cuda_conv_filter_read_settings (self, &settings, &matrix);
   self->settings_changed = FALSE;
   GST_OBJECT_UNLOCK (self);
+  if (!rebuild && !regions_changed)
+    return;
 
-  gst_cuda_conv_filter_free_plan (self);
-  if (!gst_cuda_conv_planes_setup (&vfilter->in_info, &settings, &frame,
-          &error)) {
-    self->plan_error = g_strdup (error->message);
-    g_clear_error (&error);
-  } else {
-    /* the plan keeps its own copy of the matrix */
-    self->plan = cudaconv_frame_plan_new (&frame, &err);
-    if (self->plan == NULL)
-      self->plan_error = g_strdup (err.message);
+  if (rebuild) {
+    gst_cuda_conv_filter_free_plan (self);
+    if (!gst_cuda_conv_planes_setup (&vfilter->in_info, &settings, &frame,
+            &error)) {
+      self->plan_error = g_strdup (error->message);
+      g_clear_error (&error);
+    } else {
+      /* the plan keeps its own copy of the matrix */
+      self->plan = cudaconv_frame_plan_new (&frame, &err);
+      if (self->plan == NULL)
+        self->plan_error = g_strdup (err.message);
+    }
+    g_free (matrix);
+    self->plan_settings = settings;
+    self->plan_settings.matrix = NULL;
+    self->plan_valid = TRUE;
+
+    if (self->plan_error != NULL)
+      /* transform reports it */
+      GST_WARNING_OBJECT (self, "cannot filter: %s", self->plan_error);
   }
-  g_free (matrix);
-  self->plan_valid = TRUE;
-
-  if (self->plan_error != NULL)
-    /* transform reports it */
-    GST_WARNING_OBJECT (self, "cannot filter: %s", self->plan_error);
-  /* between memories there is always a transfer to do */
+  /* between memories there is always a transfer to do; scaled regions
+   * filter whatever the radius property says */
   passthrough = self->plan != NULL &&
       cudaconv_frame_plan_is_identity (self->plan) &&
-      self->in_cuda == self->out_cuda;
+      self->in_cuda == self->out_cuda &&
+      !gst_cuda_conv_filter_scales_regions (self);
   if (passthrough != gst_base_transform_is_passthrough (trans)) {
     GST_DEBUG_OBJECT (self, "passthrough %d", passthrough);
     gst_base_transform_set_passthrough (trans, passthrough);
@@ -1081,11 +1386,17 @@ static guint
 gst_cuda_conv_filter_flight_limit (GstCudaConvFilter * self)
 {
   GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
+  gboolean regions;
   guint n;
 
   GST_OBJECT_LOCK (self);
   n = self->frames_in_flight;
+  regions = self->region_mode != GST_CUDA_CONV_FILTER_REGION_MODE_FRAME;
   GST_OBJECT_UNLOCK (self);
+  /* a region frame is finished before the element returns: with 1, the
+   * frames in flight before it go downstream as it is taken */
+  if (regions)
+    return 1;
   if (n > 0)
     return n;
   /* without a frame rate the latency of held frames cannot be stated */
@@ -1236,10 +1547,139 @@ gst_cuda_conv_filter_map (GstCudaConvFilter * self,
   return GST_FLOW_OK;
 }
 
+/* ---------------------------------------------------------------- regions */
+
+/* The plan of region-scale's radius for a region: max (1, round (scale *
+ * its smaller side)), at most CUDACONV_MAX_RADIUS, built once for the caps
+ * and settings.  NULL with err set when the library refuses it. */
+static const CudaConvFramePlan *
+gst_cuda_conv_filter_scaled_plan (GstCudaConvFilter * self,
+    const CudaConvRegion * region, CudaConvError * err)
+{
+  GstCudaConvSettings settings = self->plan_settings;
+  CudaConvFramePlan *plan;
+  CudaConvFrameDesc frame;
+  GError *error = NULL;
+  gdouble r = floor (self->rg_scale * MIN (region->width, region->height) +
+      0.5);
+  gint radius = (gint) CLAMP (r, 1, CUDACONV_MAX_RADIUS);
+
+  plan = g_hash_table_lookup (self->scaled_plans, GINT_TO_POINTER (radius));
+  if (plan != NULL)
+    return plan;
+  settings.radius = radius;
+  if (!gst_cuda_conv_planes_setup (&GST_VIDEO_FILTER (self)->in_info,
+          &settings, &frame, &error)) {
+    cudaconv_error_set (err, CUDACONV_ERROR_INVALID, "%s", error->message);
+    g_clear_error (&error);
+    return NULL;
+  }
+  plan = cudaconv_frame_plan_new (&frame, err);
+  if (plan == NULL) {
+    gchar *why = g_strdup (err->message);
+
+    cudaconv_error_set (err, err->status, "region-scale radius %d: %s",
+        radius, why);
+    g_free (why);
+    return NULL;
+  }
+  GST_DEBUG_OBJECT (self, "plan of radius %d for scaled regions", radius);
+  g_hash_table_insert (self->scaled_plans, GINT_TO_POINTER (radius), plan);
+  return plan;
+}
+
+/* Gives each region of the frame its scaled plan: job plans 1.. are the
+ * distinct radii of the frame (0, the radius property's, is unused). */
+static gboolean
+gst_cuda_conv_filter_scale_regions (GstCudaConvFilter * self,
+    CudaConvError * err)
+{
+  guint i;
+
+  /* every plan of earlier frames is finished: nothing in flight uses
+   * them */
+  if (g_hash_table_size (self->scaled_plans) > MAX_SCALED_PLANS)
+    g_hash_table_remove_all (self->scaled_plans);
+  g_hash_table_remove_all (self->rg_plan_index);
+  for (i = 0; i < self->rg_regions->len; i++) {
+    CudaConvRegion *r = &g_array_index (self->rg_regions, CudaConvRegion, i);
+    const CudaConvFramePlan *plan = gst_cuda_conv_filter_scaled_plan (self, r,
+        err);
+    guint index;
+
+    if (plan == NULL)
+      return FALSE;
+    index = GPOINTER_TO_UINT (g_hash_table_lookup (self->rg_plan_index,
+            plan));
+    if (index == 0) {
+      g_ptr_array_add (self->rg_plans, (gpointer) plan);
+      index = self->rg_plans->len;
+      g_hash_table_insert (self->rg_plan_index, (gpointer) plan,
+          GUINT_TO_POINTER (index));
+    }
+    r->plan = (gint) index - 1;
+  }
+  return TRUE;
+}
+
+/* Filters the regions of inbuf's frame (its metas and the fixed
+ * rectangles) from src into dst, synchronously, on the backend chosen at
+ * start. */
+static CudaConvStatus
+gst_cuda_conv_filter_run_regions (GstCudaConvFilter * self,
+    GstBuffer * inbuf, const CudaConvFrame * src, const CudaConvFrame * dst,
+    CudaConvError * err)
+{
+  GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
+  GstCudaConvRegionSource source = { 0, };
+  CudaConvRegionJob job = { 0, };
+  CudaConvStatus s;
+  guint dropped;
+
+  source.types = (const GQuark *) self->rg_types->data;
+  source.n_types = self->rg_types->len;
+  source.fixed = (const GstCudaConvRect *) self->rg_fixed->data;
+  source.n_fixed = self->rg_fixed->len;
+  source.margin = self->rg_margin;
+  g_array_set_size (self->rg_regions, 0);
+  dropped = gst_cuda_conv_regions_collect (inbuf, GST_VIDEO_INFO_WIDTH (info),
+      GST_VIDEO_INFO_HEIGHT (info), &source, self->rg_regions);
+  if (dropped > 0 && !self->rg_dropped_warned) {
+    GST_ELEMENT_WARNING (self, STREAM, FAILED,
+        ("A frame has more than %d regions: %u were ignored",
+            CUDACONV_MAX_REGIONS, dropped), ("said once per start"));
+    self->rg_dropped_warned = TRUE;
+  }
+
+  g_ptr_array_set_size (self->rg_plans, 0);
+  g_ptr_array_add (self->rg_plans, self->plan);
+  if (gst_cuda_conv_filter_scales_regions (self) &&
+      !gst_cuda_conv_filter_scale_regions (self, err))
+    return err->status;
+
+  job.mode = self->rg_mode == GST_CUDA_CONV_FILTER_REGION_MODE_INSIDE ?
+      CUDACONV_REGIONS_INSIDE : CUDACONV_REGIONS_OUTSIDE;
+  job.feather = self->rg_feather;
+  job.regions = (const CudaConvRegion *) self->rg_regions->data;
+  job.n_regions = (gint) self->rg_regions->len;
+  job.plans = (const CudaConvFramePlan * const *) self->rg_plans->pdata;
+  job.n_plans = (gint) self->rg_plans->len;
+  GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT ": %d regions, %d plans",
+      GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)), job.n_regions, job.n_plans);
+
+  if (!self->use_gpu)
+    return cudaconv_cpu_run_regions (&job, src, dst, self->n_threads, err);
+  if (!gst_cuda_conv_gpu_begin (self->gpu, err))
+    return err->status;
+  s = gst_cuda_conv_gpu_run_regions (self->gpu, &job, src, dst, err);
+  gst_cuda_conv_gpu_end (self->gpu);
+  return s;
+}
+
 /* Runs the plan on the entry's mapped frames, on the backend chosen at
- * start: the CPU and a limit of 1 finish the frame here, the GPU with a
- * larger limit queues it.  On failure the frames are unmapped and the
- * error is posted. */
+ * start: the CPU, a limit of 1 and region mode finish the frame here, the
+ * GPU with a larger limit queues it.  On failure the frames are unmapped
+ * and the error is posted. */
 static GstFlowReturn
 gst_cuda_conv_filter_run (GstCudaConvFilter * self,
     GstCudaConvFlight * flight, CudaConvMemory in_memory,
@@ -1260,7 +1700,11 @@ gst_cuda_conv_filter_run (GstCudaConvFilter * self,
     return GST_FLOW_ERROR;
   }
 
-  if (!self->use_gpu) {
+  if (self->rg_mode != GST_CUDA_CONV_FILTER_REGION_MODE_FRAME) {
+    /* one at a time: finished before it enters the queue */
+    s = gst_cuda_conv_filter_run_regions (self, flight->inbuf, &src, &dst,
+        &err);
+  } else if (!self->use_gpu) {
     s = cudaconv_cpu_run_frame (self->plan, &src, &dst, self->n_threads,
         &err);
   } else if (!gst_cuda_conv_gpu_begin (self->gpu, &err)) {
@@ -1493,6 +1937,29 @@ gst_cuda_conv_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       break;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* GstVideoFilter copies only metas tagged "video" alone, which loses the
+ * region-of-interest metas (tagged video, size and orientation) the
+ * element honours.  The output has the input's size, orientation and
+ * layout, so every meta that depends on nothing else stays true. */
+static gboolean
+gst_cuda_conv_filter_transform_meta (GstBaseTransform * trans,
+    GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
+{
+  const gchar *const *tags = gst_meta_api_type_get_tags (meta->info->api);
+  gboolean geometry_only = tags != NULL;
+
+  for (; tags != NULL && *tags != NULL; tags++) {
+    if (g_strcmp0 (*tags, GST_META_TAG_VIDEO_STR) != 0 &&
+        g_strcmp0 (*tags, GST_META_TAG_VIDEO_SIZE_STR) != 0 &&
+        g_strcmp0 (*tags, GST_META_TAG_VIDEO_ORIENTATION_STR) != 0)
+      geometry_only = FALSE;
+  }
+  if (geometry_only)
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->transform_meta (trans,
+      outbuf, meta, inbuf);
 }
 
 /* Frames GstVideoFilter mapped in system memory.  Not reached (transform

@@ -422,6 +422,14 @@ gst_cuda_conv_gpu_run_frame (GstCudaConvGpu * gpu,
 }
 
 CudaConvStatus
+gst_cuda_conv_gpu_run_regions (GstCudaConvGpu * gpu,
+    const CudaConvRegionJob * job, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvError * err)
+{
+  return cudaconv_cuda_run_regions (gpu->cuda, job, src, dst, err);
+}
+
+CudaConvStatus
 gst_cuda_conv_gpu_submit_frame (GstCudaConvGpu * gpu,
     const CudaConvFramePlan * plan, const CudaConvFrame * src,
     const CudaConvFrame * dst, CudaConvTicket * ticket, CudaConvError * err)

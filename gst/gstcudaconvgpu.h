@@ -104,6 +104,12 @@ CudaConvStatus gst_cuda_conv_gpu_run_frame (GstCudaConvGpu * gpu,
     const CudaConvFramePlan * plan, const CudaConvFrame * src,
     const CudaConvFrame * dst, CudaConvError * err);
 
+/* Runs a frame's region job (cudaconv_cuda_run_regions) from src to dst,
+ * which may be the same frame, and returns when dst holds the result. */
+CudaConvStatus gst_cuda_conv_gpu_run_regions (GstCudaConvGpu * gpu,
+    const CudaConvRegionJob * job, const CudaConvFrame * src,
+    const CudaConvFrame * dst, CudaConvError * err);
+
 /* Frames in flight: queues a frame's plan (cudaconv_cuda_submit_frame)
  * and waits for it (cudaconv_cuda_frame_wait), each between begin and
  * end; every successful submit needs its wait, also to drop the frame. */

@@ -147,8 +147,17 @@ kind_blurs (CudaConvKind kind)
       kind == CUDACONV_KIND_SHARPEN;
 }
 
+/* Kinds that filter every plane, chroma too, with a footprint (radius or
+ * block) shrunk along subsampled axes. */
+static gboolean
+kind_filters_chroma (CudaConvKind kind)
+{
+  return kind_blurs (kind) || kind == CUDACONV_KIND_PIXELATE;
+}
+
 /* The description of one plane: the settings as given for full-resolution
- * planes; blur and sharpen footprints shrunk along subsampled axes. */
+ * planes; blur and sharpen footprints and pixelate blocks shrunk along
+ * subsampled axes (a pixelate block of 0 counts as 1 in the library). */
 static void
 plane_desc (const GstCudaConvSettings * s, const PlaneLayout * layout,
     CudaConvFilterDesc * desc)
@@ -181,6 +190,13 @@ plane_desc (const GstCudaConvSettings * s, const PlaneLayout * layout,
       desc->radius_y = s->radius / layout->sub_y;
       desc->sigma_y = sigma / layout->sub_y;
     }
+  } else if (s->kind == CUDACONV_KIND_PIXELATE) {
+    /* the blocks follow the luma blocks as closely as whole samples can;
+     * pixelate has no sigma */
+    if (layout->sub_x > 1)
+      desc->radius_x = s->radius / layout->sub_x;
+    if (layout->sub_y > 1)
+      desc->radius_y = s->radius / layout->sub_y;
   }
 }
 
@@ -197,7 +213,7 @@ plane_map (const GstCudaConvSettings * s, const PlaneLayout * layout,
         map->action[c] = CUDACONV_CHANNEL_FILTER;
         break;
       case ROLE_CHROMA:
-        if (kind_blurs (s->kind)) {
+        if (kind_filters_chroma (s->kind)) {
           map->action[c] = CUDACONV_CHANNEL_FILTER;
         } else if (s->kind == CUDACONV_KIND_SOBEL ||
             s->kind == CUDACONV_KIND_LAPLACIAN) {

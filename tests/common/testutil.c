@@ -268,7 +268,8 @@ tu_kind_name (CudaConvKind kind)
       { "gaussian", "box", "sharpen", "sobel", "laplacian", "custom",
     "pixelate"
   };
-  return (unsigned) kind < 7 ? names[kind] : "?";
+  return (unsigned) kind < sizeof (names) / sizeof (names[0]) ?
+      names[kind] : "?";
 }
 
 void

@@ -130,6 +130,10 @@ ec_params_random (EcParams * p, CudaConvKind kind, gdouble * matrix,
       p->divisor = tu_rng_int (rng, 0, 1) ? 0 : tu_rng_int (rng, 1, 20);
       p->offset = tu_rng_int (rng, -20, 40);
       break;
+    case CUDACONV_KIND_PIXELATE:
+      /* blocks of 2 and more (1 is passthrough) */
+      p->radius = tu_rng_int (rng, 2, 9);
+      break;
   }
 }
 
@@ -175,7 +179,13 @@ ec_expect_plane (const EcFormat * format, guint p, const EcParams * params,
   d->matrix_side = params->matrix_side;
   d->divisor = params->divisor;
   d->offset = params->offset;
-  if (kind_blurs (params->kind) && (spec->sub_x > 1 || spec->sub_y > 1)) {
+  if (params->kind == CUDACONV_KIND_PIXELATE) {
+    /* the block along an axis subsampled by s: floor (r / s) (the library
+     * counts 0 as 1) */
+    d->radius_x = params->radius / spec->sub_x;
+    d->radius_y = params->radius / spec->sub_y;
+  } else if (kind_blurs (params->kind) && (spec->sub_x > 1 ||
+          spec->sub_y > 1)) {
     /* along an axis subsampled by s: radius floor (r / s), sigma / s, with
      * the luma's sigma from OpenCV's rule when it is 0 */
     gdouble luma_sigma = params->sigma > 0 ? params->sigma :
@@ -201,7 +211,8 @@ ec_expect_plane (const EcFormat * format, guint p, const EcParams * params,
         e->map.action[c] = CUDACONV_CHANNEL_COPY;
         break;
       case 'C':
-        if (kind_blurs (params->kind)) {
+        if (kind_blurs (params->kind) ||
+            params->kind == CUDACONV_KIND_PIXELATE) {
           e->map.action[c] = CUDACONV_CHANNEL_FILTER;
         } else if (params->kind == CUDACONV_KIND_CUSTOM) {
           e->map.action[c] = CUDACONV_CHANNEL_COPY;

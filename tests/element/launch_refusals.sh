@@ -74,7 +74,7 @@ not_parsed() {
 }
 
 glib="is invalid or out of range for property"
-not_parsed kernel=6
+not_parsed kernel=7
 not_parsed kernel=sobol
 not_parsed border=5
 not_parsed backend=gpu
@@ -102,6 +102,35 @@ refused "matrix side 2 is invalid: it must be odd" \
 refused "the matrix sums to 1e-19, too small" \
   kernel=custom "matrix=$matrix" -- \
   "matrix=<1e6, -1e6, 0.0, 0.0, 1e-19, 0.0, 0.0, 0.0, 0.0>"
+
+# regions: the syntax that works on a command line, then malformed values
+if gst-launch-1.0 -q videotestsrc num-buffers=3 ! cudaconvfilter backend=cpu \
+  region-mode=inside regions="10,10,50,40;100,20,30,30" kernel=pixelate \
+  radius=8 ! fakesink >"$work/out.txt" 2>&1 &&
+  ! grep -q WARN "$work/out.txt"; then
+  echo "ok: region-mode=inside regions=\"10,10,50,40;100,20,30,30\"" \
+    "kernel=pixelate ran"
+else
+  echo "FAIL: the regions pipeline did not run cleanly:"
+  cat "$work/out.txt"
+  failures=$((failures + 1))
+fi
+regions=(region-mode=inside kernel=box radius=3 "regions=2,2,5,5;-1,3,4,40")
+refused 'regions "1,2,3" is malformed: rectangle 1 ("1,2,3") has 3 numbers' \
+  "${regions[@]}" -- "regions=1,2,3"
+refused 'regions "1,2,x,4" is malformed: rectangle 1: "x" is not an integer' \
+  "${regions[@]}" -- "regions=1,2,x,4"
+refused 'regions "0,0,-5,4" is malformed: rectangle 1 has a negative size' \
+  "${regions[@]}" -- "regions=0,0,-5,4"
+refused 'region-types "face,,x" is malformed: name 2 is empty' \
+  "${regions[@]}" region-types=face -- "region-types=face,,x"
+refused "property 'region-margin'" "${regions[@]}" region-margin=2 -- \
+  region-margin=4097
+refused "property 'region-feather'" "${regions[@]}" region-feather=2 -- \
+  region-feather=-1
+refused "property 'region-scale'" "${regions[@]}" region-scale=0.5 -- \
+  region-scale=2
+not_parsed region-mode=around
 
 if ((failures)); then
   echo "$failures failed"

@@ -33,7 +33,7 @@ GST_START_TEST (test_format)
   gint kind;
   guint s;
 
-  for (kind = CUDACONV_KIND_GAUSSIAN; kind <= CUDACONV_KIND_CUSTOM; kind++) {
+  for (kind = CUDACONV_KIND_GAUSSIAN; kind <= CUDACONV_KIND_PIXELATE; kind++) {
     GstHarness *h = ec_harness_new (backend, &rng);
     EcParams params;
 

@@ -380,11 +380,13 @@ static const Format formats[] = {
   {"NV12", GST_VIDEO_FORMAT_NV12, 2, {{1, 1, 1, "L"}, {2, 2, 2, "CC"}}},
 };
 
+/* kinds that filter chroma with a footprint shrunk by the subsampling
+ * (pixelate has no sigma: the one computed here is ignored) */
 static int
 blurs (CudaConvKind kind)
 {
   return kind == CUDACONV_KIND_GAUSSIAN || kind == CUDACONV_KIND_BOX ||
-      kind == CUDACONV_KIND_SHARPEN;
+      kind == CUDACONV_KIND_SHARPEN || kind == CUDACONV_KIND_PIXELATE;
 }
 
 /* design.md's rules: along an axis subsampled by s a blur's chroma uses

@@ -106,7 +106,8 @@ static const StringCase string_cases[] = {
   /* enums: names, nicks, numbers in and out of range */
   {"kernel", "sobel", ACCEPT},
   {"kernel", "5", ACCEPT},
-  {"kernel", "6", REFUSE},
+  {"kernel", "6", ACCEPT},       /* pixelate */
+  {"kernel", "7", REFUSE},
   {"kernel", "-1", REFUSE},
   {"kernel", "median", REFUSE},
   {"kernel", "", ACCEPT},       /* read as 0: gaussian */
