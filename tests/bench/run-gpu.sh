@@ -203,7 +203,7 @@ for mode in "${modes[@]}"; do
         [[ $mode == memcheck && $kind == element &&
           ($name == transport || $name == formats-cuda ||
             $name == inflight-cuda || $name == registration ||
-            $name == regions*) ]] || continue
+            $name == regions-cuda) ]] || continue
       [[ $kind == element ]] && env="$env CUDACONV_TEST_BACKEND=cuda"
     else
       [[ $kind == gpu ]] || continue

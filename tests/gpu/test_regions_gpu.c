@@ -161,7 +161,7 @@ static int
 run_case (RcJob * job, const char *name, Mem src_mem, Mem dst_mem,
     int in_place)
 {
-  RcFrame in, work, want, check;
+  RcFrame in, work, want;
   GFrame gsrc = { 0 }, gdst = { 0 };
   CudaConvError err = { 0 };
   char what[1024], desc[800];
@@ -176,7 +176,6 @@ run_case (RcJob * job, const char *name, Mem src_mem, Mem dst_mem,
   rc_frame_alloc (&in, job, &rng, 9);
   rc_frame_alloc (&work, job, &rng, 9);
   rc_frame_alloc (&want, job, &rng, 0);
-  rc_frame_alloc (&check, job, &rng, 0);
   for (int p = 0; p < in.n_planes; p++) {
     tu_image_fill_random (&in.planes[p], &rng);
     tu_image_poison (&work.planes[p], &rng);
@@ -216,14 +215,24 @@ run_case (RcJob * job, const char *name, Mem src_mem, Mem dst_mem,
     ok = tu_image_padding_intact (&work.planes[p], plane_what) && ok;
   }
   if (ok && !in_place) {
-    /* the source came back as it went */
-    GFrame copy = gsrc;
+    /* the source is as it went, padding included (read back into memory
+     * of its own size: in's planes may be padded) */
+    for (int p = 0; ok && p < in.n_planes; p++) {
+      unsigned char *back = malloc (gsrc.bytes[p]);
 
-    ok = gframe_download (&copy, &check);
-    for (int p = 0; ok && p < in.n_planes; p++)
-      if (!tu_compare (&check.views[p], &in.views[p], 0, 0, NULL,
-              "the source after the run"))
+      if (back == NULL)
         ok = 0;
+      else if (gsrc.mem == MEM_DEVICE)
+        ok = CHECK_CUDA (cudaMemcpy (back, gsrc.data[p], gsrc.bytes[p],
+                cudaMemcpyDeviceToHost));
+      else
+        memcpy (back, gsrc.data[p], gsrc.bytes[p]);
+      if (ok && memcmp (back, in.planes[p].alloc, gsrc.bytes[p]) != 0) {
+        printf ("FAIL %s: the run changed source plane %d\n", what, p);
+        ok = 0;
+      }
+      free (back);
+    }
   }
   if (!ok)
     printf ("  in: %s\n", what);
@@ -232,7 +241,6 @@ run_case (RcJob * job, const char *name, Mem src_mem, Mem dst_mem,
   rc_frame_free (&in);
   rc_frame_free (&work);
   rc_frame_free (&want);
-  rc_frame_free (&check);
   case_done (ok);
   return ok;
 }
