@@ -258,6 +258,7 @@ typedef struct
   GstVideoFrame out_frame;
   gboolean on_gpu;              /* ticket names work still to wait for */
   CudaConvTicket ticket;
+  gboolean in_place;            /* outbuf is inbuf, mapped once: in_frame */
 } GstCudaConvFlight;
 
 static void gst_cuda_conv_filter_finalize (GObject * object);
@@ -1425,7 +1426,8 @@ gst_cuda_conv_filter_finish (GstCudaConvFilter * self,
     }
     flight->on_gpu = FALSE;
   }
-  gst_video_frame_unmap (&flight->out_frame);
+  if (!flight->in_place)
+    gst_video_frame_unmap (&flight->out_frame);
   gst_video_frame_unmap (&flight->in_frame);
   return s;
 }
@@ -1510,7 +1512,8 @@ gst_cuda_conv_filter_map (GstCudaConvFilter * self,
     *out_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, outbuf);
     /* recycled system memory is page-locked once, then moves directly */
     gst_cuda_conv_gpu_prepare_host (self->gpu, inbuf, *in_memory);
-    gst_cuda_conv_gpu_prepare_host (self->gpu, outbuf, *out_memory);
+    if (!flight->in_place)
+      gst_cuda_conv_gpu_prepare_host (self->gpu, outbuf, *out_memory);
   }
   GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT ": %s memory in, %s out",
       GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)),
@@ -1523,7 +1526,8 @@ gst_cuda_conv_filter_map (GstCudaConvFilter * self,
    * maps to a host copy (memory of a context the backend is not bound
    * to). */
   if (!gst_video_frame_map (&flight->in_frame, &vfilter->in_info, inbuf,
-          GST_MAP_READ | GST_VIDEO_FRAME_MAP_FLAG_NO_REF |
+          (flight->in_place ? GST_MAP_READWRITE : GST_MAP_READ) |
+          GST_VIDEO_FRAME_MAP_FLAG_NO_REF |
           gst_cuda_conv_gpu_map_flags (*in_memory))) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, (NULL),
         ("cannot map the input buffer (%" G_GSIZE_FORMAT " bytes) as a "
@@ -1535,6 +1539,8 @@ gst_cuda_conv_filter_map (GstCudaConvFilter * self,
             GST_VIDEO_INFO_SIZE (&vfilter->in_info)));
     return GST_FLOW_ERROR;
   }
+  if (flight->in_place)
+    return GST_FLOW_OK;
   if (!gst_video_frame_map (&flight->out_frame, &vfilter->out_info, outbuf,
           GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF |
           gst_cuda_conv_gpu_map_flags (*out_memory))) {
@@ -1691,8 +1697,9 @@ gst_cuda_conv_filter_run (GstCudaConvFilter * self,
   CudaConvStatus s;
 
   if (!gst_cuda_conv_planes_frame (&flight->in_frame, in_memory, &src,
-          &error) || !gst_cuda_conv_planes_frame (&flight->out_frame,
-          out_memory, &dst, &error)) {
+          &error) || !gst_cuda_conv_planes_frame (flight->in_place ?
+          &flight->in_frame : &flight->out_frame, out_memory, &dst,
+          &error)) {
     gst_cuda_conv_filter_drain (self, TRUE);
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error->message), (NULL));
     g_clear_error (&error);
@@ -1766,16 +1773,29 @@ gst_cuda_conv_filter_submit (GstCudaConvFilter * self, GstBuffer * inbuf,
 
   flight = g_new0 (GstCudaConvFlight, 1);
   flight->inbuf = inbuf;
-  ret = klass->prepare_output_buffer (trans, inbuf, &flight->outbuf);
-  if (ret != GST_FLOW_OK || flight->outbuf == NULL) {
-    GST_WARNING_OBJECT (self, "could not get an output buffer: %s",
-        gst_flow_get_name (ret));
-    gst_cuda_conv_flight_free (flight);
-    /* the frames ahead of it still go (or are dropped when flushing) */
-    gst_cuda_conv_filter_drain (self, ret != GST_FLOW_FLUSHING);
-    return ret != GST_FLOW_OK ? ret : GST_FLOW_ERROR;
+  /* Regions change only part of a frame: a buffer nobody else holds is
+   * filtered where it is, so the rest of the frame is neither copied nor
+   * moved.  It is mapped for writing while it is still writable, then
+   * held twice, as input and output. */
+  flight->in_place = self->rg_mode != GST_CUDA_CONV_FILTER_REGION_MODE_FRAME
+      && gst_buffer_is_writable (inbuf) &&
+      gst_buffer_is_all_memory_writable (inbuf);
+  if (flight->in_place) {
+    flight->outbuf = inbuf;
+  } else {
+    ret = klass->prepare_output_buffer (trans, inbuf, &flight->outbuf);
+    if (ret != GST_FLOW_OK || flight->outbuf == NULL) {
+      GST_WARNING_OBJECT (self, "could not get an output buffer: %s",
+          gst_flow_get_name (ret));
+      gst_cuda_conv_flight_free (flight);
+      /* the frames ahead of it still go (or are dropped when flushing) */
+      gst_cuda_conv_filter_drain (self, ret != GST_FLOW_FLUSHING);
+      return ret != GST_FLOW_OK ? ret : GST_FLOW_ERROR;
+    }
   }
   ret = gst_cuda_conv_filter_map (self, flight, &in_memory, &out_memory);
+  if (flight->in_place)
+    gst_buffer_ref (inbuf);
   if (ret == GST_FLOW_OK)
     ret = gst_cuda_conv_filter_run (self, flight, in_memory, out_memory,
         limit);

@@ -605,6 +605,76 @@ GST_START_TEST (test_inside_no_regions)
 
 GST_END_TEST;
 
+static gboolean
+same_bytes (GstBuffer * a, GstBuffer * b)
+{
+  GstMapInfo map;
+  gboolean same;
+
+  if (gst_buffer_get_size (a) != gst_buffer_get_size (b) ||
+      !gst_buffer_map (b, &map, GST_MAP_READ))
+    return FALSE;
+  same = gst_buffer_memcmp (a, 0, map.data, map.size) == 0;
+  gst_buffer_unmap (b, &map);
+  return same;
+}
+
+/* A buffer nobody else holds is filtered in place: the element pushes the
+ * same buffer, with the same pixels as a copy would get, in both modes and
+ * every family; one still held elsewhere goes through a new buffer. */
+GST_START_TEST (test_in_place)
+{
+  static const gchar *modes[] = { "inside", "outside" };
+  guint f, m;
+
+  for (f = 0; f < G_N_ELEMENTS (families); f++)
+    for (m = 0; m < G_N_ELEMENTS (modes); m++) {
+      const EcFormat *format = ec_format_find (families[f]);
+      GstHarness *h = ec_harness_new (backend, &rng);
+      RegionProps rp = { modes[m], "", 2, 3, 0, "4,3,20,11" };
+      EcParams params;
+      GstBuffer *in, *copy, *out;
+      gchar *label = g_strdup_printf ("in place, %s, %s", families[f],
+          modes[m]);
+      gint k;
+
+      ec_params_init (&params, CUDACONV_KIND_GAUSSIAN);
+      params.radius = 3;
+      ec_params_apply (&params, h->element);
+      props_apply (&rp, h->element);
+      gst_harness_set_src_caps (h, ec_caps (format, 45, 29));
+      in = ec_make_input (format, 45, 29, &rng);
+      for (k = 0; k < 3; k++)
+        add_random_roi (in, 45, 29);
+      GST_BUFFER_PTS (in) = 3 * GST_SECOND;
+      copy = gst_buffer_copy_deep (in);
+      /* the harness takes the only reference */
+      fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+      out = gst_harness_pull (h);
+      fail_unless (out == in, "%s: a writable buffer was not filtered in "
+          "place", label);
+      check_regions_output (format, &params, &rp, 45, 29, copy, out, label);
+      check_metas_kept (copy, out, label);
+      fail_unless_equals_uint64 (GST_BUFFER_PTS (out), 3 * GST_SECOND);
+      gst_buffer_unref (out);
+
+      /* held here too: not writable, so the output is another buffer */
+      in = gst_buffer_copy_deep (copy);
+      out = ec_push_pull (h, in);
+      fail_unless (out != in, "%s: a shared buffer was written", label);
+      check_regions_output (format, &params, &rp, 45, 29, copy, out, label);
+      fail_unless (same_bytes (in, copy), "%s: the shared input changed",
+          label);
+      gst_buffer_unref (in);
+      gst_buffer_unref (out);
+      gst_buffer_unref (copy);
+      g_free (label);
+      gst_harness_teardown (h);
+    }
+}
+
+GST_END_TEST;
+
 /* Fixed rectangles alone (no metas), pixelate, changed while playing: each
  * frame gets the value set before it was pushed. */
 GST_START_TEST (test_fixed_regions)
@@ -822,6 +892,7 @@ regions_suite (void)
   tcase_add_test (tc, test_thousands);
   tcase_add_test (tc, test_inside_no_regions);
   tcase_add_test (tc, test_fixed_regions);
+  tcase_add_test (tc, test_in_place);
   tcase_add_test (tc, test_mode_change_in_flight);
   return s;
 }
