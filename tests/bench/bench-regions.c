@@ -181,6 +181,9 @@ run_case (CudaConvCuda * cuda, const RegionCase * rc, FILE * json,
    * the same), the check runs once on the input itself */
   for (int p = 0; p < l.n_planes; p++)
     cudaMemcpy (frame.data[p], host_in[p], l.bytes[p], cudaMemcpyDefault);
+  /* the uploads land before the backend's stream (which does not wait for
+   * the legacy one) reads the frame */
+  cudaDeviceSynchronize ();
   if (cudaconv_cuda_run_regions (cuda, &job, &frame, &frame, &err) !=
       CUDACONV_OK ||
       cudaconv_cpu_run_regions (&job, &src, &ref, 0, &err) != CUDACONV_OK) {

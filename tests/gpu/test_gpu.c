@@ -312,8 +312,10 @@ dev_image_new (DevImage * d, const TuImage * host, size_t start)
     return 0;
   d->view = host->view;
   d->view.data = d->alloc + start;
+  /* a cudaMemcpy from pageable memory may return before its DMA lands, and
+   * the backend's stream does not wait for the legacy stream */
   return CHECK_CUDA (cudaMemcpy (d->view.data, host->alloc, host->bytes,
-          cudaMemcpyHostToDevice));
+          cudaMemcpyHostToDevice)) && CHECK_CUDA (cudaDeviceSynchronize ());
 }
 
 static int

@@ -122,6 +122,11 @@ gframe_new (GFrame * g, Mem mem, const RcFrame * host)
     }
     g->frame.data[p] = g->data[p];
   }
+  /* cudaMemcpy from pageable memory may return before its DMA lands, and
+   * the backend's stream does not wait for the legacy stream: a kernel
+   * could run before the upload, which would then overwrite its output */
+  if (mem == MEM_DEVICE && !CHECK_CUDA (cudaDeviceSynchronize ()))
+    goto fail;
   return 1;
 fail:
   gframe_free (g);
