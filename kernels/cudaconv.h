@@ -202,7 +202,19 @@ typedef enum
  *            each block of the grid that starts at the image's top-left
  *            corner becomes the mean of its samples, per channel (blocks cut
  *            by the right and bottom edges average the samples they hold)
- * A radius of 0 on an axis means no filtering along it. */
+ * A radius of 0 on an axis means no filtering along it.
+ *
+ * Time (radius_t = T > 0; see "time" below for how frames are given).
+ * Output frame t combines input frames t-T .. t+T:
+ *  gaussian  the 2-D gaussian times a temporal gaussian of 2T+1 taps with
+ *            sigma_t (0: OpenCV's rule from T), normalised
+ *  box       the mean over (2 radius_x + 1)(2 radius_y + 1)(2T + 1) samples
+ *  sharpen   out = in + amount * (in - the 3-D gaussian above), in being
+ *            frame t
+ *  laplacian T = 1 only: scale * |7-point Laplacian| (centre -6, the four
+ *            spatial and two temporal neighbours 1)
+ *  sobel, custom and pixelate take no T > 0.  radius_x = radius_y = 0 with
+ *  T > 0 filters across time alone.  Borders apply to x and y only. */
 typedef struct
 {
   CudaConvKind kind;
@@ -217,10 +229,15 @@ typedef struct
   int matrix_side;
   double divisor;
   double offset;
+  int radius_t;                 /* 0 .. CUDACONV_MAX_TEMPORAL_RADIUS */
+  double sigma_t;               /* gaussian, sharpen; 0: from radius_t */
 } CudaConvFilterDesc;
 
+/* largest radius_t: 2 * 8 + 1 = 17 frames in the window */
+#define CUDACONV_MAX_TEMPORAL_RADIUS 8
+
 /* Defaults: radius 2 on both axes, sigma 0, amount 1, scale 1,
- * reflect-101, no matrix, divisor 0, offset 0. */
+ * reflect-101, no matrix, divisor 0, offset 0, radius_t 0, sigma_t 0. */
 void cudaconv_filter_desc_init (CudaConvFilterDesc * desc, CudaConvKind kind);
 
 /* Returns CUDACONV_OK or CUDACONV_ERROR_INVALID with a message that names
@@ -302,6 +319,25 @@ typedef struct
   CudaConvMemory memory;
 } CudaConvFrame;
 
+/* ---------------------------------------------------------------- time */
+
+/* Filters across time take a window of frames.  The window of output frame
+ * t is the 2T + 1 input frames t-T .. t+T, oldest first, so window[T] is
+ * frame t itself (its COPY channels, sharpen's "in"); T is
+ * cudaconv_frame_plan_temporal_radius (plan), the same for every plane.
+ * Where the stream has no frame (its start, its end), the caller repeats
+ * the first or last one.  Every frame of a window has the plan's geometry
+ * and the same memory kind.
+ *
+ * ids[i] names window[i]'s contents: equal ids mean equal contents, so a
+ * backend that keeps copies of frames (the GPU's of host frames) uploads
+ * each id once while it slides through the window.  0 means "unknown":
+ * never reused.  ids may be NULL (all unknown). */
+typedef unsigned long long CudaConvFrameId;
+
+/* T of the plan: 0 for a plan that needs only frame t. */
+int cudaconv_frame_plan_temporal_radius (const CudaConvFramePlan * plan);
+
 /* --------------------------------------------------- CPU backend (cpu.c) */
 
 /* The reference and fallback backend.  src and dst must have the same size,
@@ -318,6 +354,13 @@ CudaConvStatus cudaconv_cpu_run (const CudaConvPlan * plan,
 CudaConvStatus cudaconv_cpu_run_frame (const CudaConvFramePlan * plan,
     const CudaConvFrame * src, const CudaConvFrame * dst, int n_threads,
     CudaConvError * err);
+
+/* Output frame t from its window of n_window = 2T + 1 host frames (see
+ * "time"); with T = 0 this is cudaconv_cpu_run_frame (window[0] -> dst).
+ * dst must not overlap the window.  The reference of filters across time. */
+CudaConvStatus cudaconv_cpu_run_frame_window (const CudaConvFramePlan * plan,
+    const CudaConvFrame * window, int n_window, const CudaConvFrame * dst,
+    int n_threads, CudaConvError * err);
 
 /* The 1-D passes the separable path is made of, exposed for tests and
  * benchmarks: correlate every row (or column) of src with taps
@@ -395,6 +438,21 @@ CudaConvStatus cudaconv_cuda_run_transfer (CudaConvCuda * cuda,
 CudaConvStatus cudaconv_cuda_run_frame (CudaConvCuda * cuda,
     const CudaConvFramePlan * plan, const CudaConvFrame * src,
     const CudaConvFrame * dst, CudaConvError * err);
+
+/* Output frame t from its window on the GPU (see "time"), any mix of
+ * memories as cudaconv_cuda_run_frame, and returns as it does.  Host frames
+ * are uploaded into device copies that the backend keeps by id (up to
+ * 2 CUDACONV_MAX_TEMPORAL_RADIUS + 2 of them, freed by
+ * cudaconv_cuda_forget_frames or cudaconv_cuda_free), so sliding the window
+ * by one frame uploads one frame. */
+CudaConvStatus cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
+    const CudaConvFramePlan * plan, const CudaConvFrame * window,
+    const CudaConvFrameId * ids, int n_window, const CudaConvFrame * dst,
+    CudaConvError * err);
+
+/* Frees the device copies of host frames kept for windows (a caller whose
+ * stream restarts, or that stops filtering across time). */
+void cudaconv_cuda_forget_frames (CudaConvCuda * cuda);
 
 /* Frames in flight (cuda/inflight.cu).  cudaconv_cuda_submit_frame queues
  * a whole frame as cudaconv_cuda_run_frame computes it (upload, filter,

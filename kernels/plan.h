@@ -51,6 +51,14 @@ struct CudaConvPlan
   double *mask;
   int block_x;                  /* PIXELATE: block width and height (>= 1; */
   int block_y;                  /* radius_x/y are 0: no footprint) */
+  /* Time: frames on each side of the output's own (0: a 2-D plan).  For
+   * IDENTITY, SEPARABLE, UNSHARP and BOX, taps_t holds 2 radius_t + 1
+   * weights summing to 1, oldest frame first: the window's weighted sum,
+   * unrounded, is what the spatial op then filters (UNSHARP: its "in" stays
+   * the centre frame).  LAPLACIAN with radius_t 1 is the 7-point form and
+   * has no taps_t. */
+  int radius_t;
+  double *taps_t;
 };
 
 #ifdef __cplusplus
