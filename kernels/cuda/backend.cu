@@ -247,6 +247,7 @@ cudaconv_cuda_free (CudaConvCuda * cuda)
   /* teardown errors (e.g. a context already lost) have no one to go to */
   cc_enter (cuda, &ignored);
   cc_slots_free (cuda);
+  cc_temporal_free (cuda);
   if (cuda->stream != NULL) {
     cudaStreamSynchronize (cuda->stream);
     cudaStreamDestroy (cuda->stream);
@@ -308,6 +309,12 @@ cc_check_run_args (const CudaConvCuda * cuda, const CudaConvPlan * plan,
         "no GPU backend instance");
   if (plan == NULL)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID, "no plan");
+  /* one image would silently give the 2-D result */
+  if (plan->radius_t > 0)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "the plan filters across %d frames (temporal radius %d): run it on "
+        "a window of frames (cudaconv_cuda_run_frame_window)",
+        2 * plan->radius_t + 1, plan->radius_t);
   if ((s = cudaconv_image_validate (src, err)) != CUDACONV_OK ||
       (s = cudaconv_image_validate (dst, err)) != CUDACONV_OK)
     return s;

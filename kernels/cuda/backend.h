@@ -41,6 +41,10 @@ typedef struct
  * still has to do. */
 typedef struct CcSlot CcSlot;
 
+/* Device copies of host frames kept for windows, and the f32 planes a
+ * window is summed and filtered into (temporal.cu). */
+typedef struct CcTemporal CcTemporal;
+
 struct CudaConvCuda
 {
   int device;                   /* ordinal of the device in use */
@@ -85,6 +89,9 @@ struct CudaConvCuda
    * cudaconv_cuda_free; serial numbers tell tickets apart */
   CcSlot *slots[CUDACONV_MAX_FRAMES_IN_FLIGHT];
   unsigned long long next_serial;
+
+  /* windows of frames (temporal.cu): made on the first window */
+  CcTemporal *temporal;
 };
 
 #ifdef __cplusplus
@@ -145,6 +152,17 @@ CudaConvStatus cc_schedule_run_batch (CudaConvCuda * cuda,
     const CudaConvPlan * plan, const CudaConvImage * src,
     const CudaConvImage * dst, const CudaConvChannelMap * map,
     const CcBatch * batch, cudaStream_t stream, CudaConvError * err);
+
+/* How a dst image with map stores results (schedule.cu). */
+CcOutput cc_output_of (const CudaConvImage * dst,
+    const CudaConvChannelMap * map);
+/* CUDACONV_OK, or err from a failed launch (or the injected launch fault,
+ * cudaconv_cuda_inject_fault) naming what was launched. */
+CudaConvStatus cc_launched (cudaError_t e, const char *what,
+    CudaConvError * err);
+
+/* Frees the device copies kept for windows of frames (temporal.cu). */
+void cc_temporal_free (CudaConvCuda * cuda);
 
 /* Waits for and frees every slot of frames in flight (teardown). */
 void cc_slots_free (CudaConvCuda * cuda);

@@ -294,6 +294,12 @@ cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
   if (cuda == NULL || ticket == NULL)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
         "no GPU backend instance or ticket");
+  if (cudaconv_frame_plan_temporal_radius (plan) > 0)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "the frame plan filters across time (temporal radius %d): frames "
+        "in flight take one frame each; run it with "
+        "cudaconv_cuda_run_frame_window",
+        cudaconv_frame_plan_temporal_radius (plan));
   if ((s = cc_enter (cuda, err)) != CUDACONV_OK ||
       (s = slot_take (cuda, &index, err)) != CUDACONV_OK)
     return s;

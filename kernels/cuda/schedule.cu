@@ -88,8 +88,8 @@ plane_of (const CudaConvImage * src, const CudaConvImage * dst)
   return pl;
 }
 
-static CcOutput
-output_of (const CudaConvImage * dst, const CudaConvChannelMap * map)
+CcOutput
+cc_output_of (const CudaConvImage * dst, const CudaConvChannelMap * map)
 {
   CcOutput o;
   int max = cudaconv_image_max_value (dst);
@@ -129,8 +129,8 @@ has_fill (const CcOutput * o, int channels)
   return 0;
 }
 
-static CudaConvStatus
-launched (cudaError_t e, const char *what, CudaConvError * err)
+CudaConvStatus
+cc_launched (cudaError_t e, const char *what, CudaConvError * err)
 {
   if (e == cudaSuccess && cc_fault_strikes (CUDACONV_FAULT_LAUNCH))
     e = cudaErrorLaunchOutOfResources;  /* the test hook's fault */
@@ -227,7 +227,7 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
       2 * radius + 1, 2 * radius + 1);
   centre_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
   centre_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
-  return launched (cc_separable_tile_launch (&p, type, channels, radius,
+  return cc_launched (cc_separable_tile_launch (&p, type, channels, radius,
           cc::skipped_channel (type, channels, out), batch, stream),
       "launching the tiled separable kernel", err);
 }
@@ -249,7 +249,7 @@ run_fused (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
       round_up (2 * job->rx + 1, 8), round_up (2 * job->ry + 1, 8));
   pad_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
   pad_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
-  return launched (cc_separable_fused_launch (&p, type, channels, stream),
+  return cc_launched (cc_separable_fused_launch (&p, type, channels, stream),
       "launching the fused separable kernel", err);
 }
 
@@ -290,7 +290,7 @@ run_two_pass (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
   rp.rx = job->rx;
   rp.ntx = ntx;
   rp.taps = dev_taps;
-  s = launched (cc_separable_rows_launch (&rp, type, channels, stream),
+  s = cc_launched (cc_separable_rows_launch (&rp, type, channels, stream),
       "launching the separable row pass", err);
 
   if (s == CUDACONV_OK) {
@@ -306,7 +306,7 @@ run_two_pass (CudaConvCuda * cuda, const SepJob * job, const CcPlane * pl,
     cp.amount = (float) job->amount;
     cp.offset = (float) job->offset;
     cp.taps = dev_taps + ntx;
-    s = launched (cc_separable_cols_launch (&cp, type, channels, stream),
+    s = cc_launched (cc_separable_cols_launch (&cp, type, channels, stream),
         "launching the separable column pass", err);
   }
   if (cc_buffer_release (&cuda->scratch, stream, err) != CUDACONV_OK ||
@@ -409,7 +409,7 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
       ((pl->height + seg - 1) / seg) < 512LL * cuda->sm_count)
     seg /= 2;
   cp.segment = seg;
-  s = launched (cc_box_cols_launch (&cp, type,
+  s = cc_launched (cc_box_cols_launch (&cp, type,
           channels, sum_bytes, stream), "launching the box column pass",
       err);
 
@@ -427,7 +427,7 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
         round_up (pl->width, 128);
     rp.gain = plan->gain;
     rp.offset = plan->offset;
-    s = launched (cc_box_rows_launch (&rp, type, channels, sum_bytes, wide,
+    s = cc_launched (cc_box_rows_launch (&rp, type, channels, sum_bytes, wide,
             stream), "launching the box row pass", err);
   }
   if (cc_buffer_release (&cuda->scratch, stream, err) != CUDACONV_OK)
@@ -482,7 +482,7 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     if (s != CUDACONV_OK)
       return s;
   }
-  s = launched (cc_mask_launch (&p, type, channels, fixed,
+  s = cc_launched (cc_mask_launch (&p, type, channels, fixed,
           cc::skipped_channel (type, channels, out), stream),
       "launching the mask kernel", err);
   if (!fixed && cc_buffer_release (&cuda->consts, stream, err) != CUDACONV_OK)
@@ -508,7 +508,7 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   p.w = window (pl, out, plan->border, 1, 1);
   p.gain = (float) plan->gain;
   p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
-  return launched (cc_stencil_launch (&p, type, channels,
+  return cc_launched (cc_stencil_launch (&p, type, channels,
           cc::skipped_channel (type, channels, out), stream),
       "launching the 3x3 stencil kernel", err);
 }
@@ -524,7 +524,7 @@ run_identity (const CudaConvImage * src, const CudaConvImage * dst,
     CcCopyParams p;
     p.plane = *pl;
     p.out = *out;
-    return launched (cc_copy_launch (&p, src->type, src->channels, stream),
+    return cc_launched (cc_copy_launch (&p, src->type, src->channels, stream),
         "launching the copy kernel", err);
   }
   if (same)
@@ -541,7 +541,7 @@ cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
     const CudaConvChannelMap * map, cudaStream_t stream, CudaConvError * err)
 {
   CcPlane pl = plane_of (src, dst);
-  CcOutput out = output_of (dst, map);
+  CcOutput out = cc_output_of (dst, map);
   int channels = src->channels;
   SepJob job;
   CudaConvStatus map_ok = cudaconv_channel_map_validate (map, channels, err);
@@ -591,7 +591,7 @@ cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
       p.cells_x = (src->width + plan->block_x - 1) / plan->block_x;
       p.cells_y = (src->height + plan->block_y - 1) / plan->block_y;
       p.views = NULL;
-      return launched (cc_pixelate_launch (&p, 1, src->type, channels,
+      return cc_launched (cc_pixelate_launch (&p, 1, src->type, channels,
               stream), "launching the pixelate kernel", err);
     }
   }
@@ -633,7 +633,7 @@ cc_schedule_run_batch (CudaConvCuda * cuda, const CudaConvPlan * plan,
     cudaStream_t stream, CudaConvError * err)
 {
   CcPlane pl = plane_of (src, dst);
-  CcOutput out = output_of (dst, map);
+  CcOutput out = cc_output_of (dst, map);
   int channels = src->channels;
   double tx[2 * cc::TILE_MAX_RADIUS + 1], ty[2 * cc::TILE_MAX_RADIUS + 1];
   SepJob job;
@@ -657,7 +657,7 @@ cc_schedule_run_batch (CudaConvCuda * cuda, const CudaConvPlan * plan,
       p.cells_x = (batch->max_width + plan->block_x - 1) / plan->block_x;
       p.cells_y = (batch->max_height + plan->block_y - 1) / plan->block_y;
       p.views = batch->planes;
-      return launched (cc_pixelate_launch (&p, batch->n, src->type, channels,
+      return cc_launched (cc_pixelate_launch (&p, batch->n, src->type, channels,
               stream), "launching the pixelate kernel", err);
     }
     case CUDACONV_OP_BOX:

@@ -24,7 +24,9 @@
 #   5. build-gpu/tests/bench/cudaconv-bench --json $OUT/bench.json;
 #   6. build-gpu/tests/bench/bench-regions --json $OUT/bench-regions.json
 #      (step "regions": what filtering regions costs, checked against the
-#      CPU first).
+#      CPU first);
+#   7. build-gpu/tests/bench/bench-temporal --json $OUT/bench-temporal.json
+#      (step "temporal": filters across time, checked against the CPU first).
 # Logs go to $OUT/logs, a summary to $OUT/summary.txt; the summary table and
 # the benchmarks' tables are printed last.  Exits 1 when any step did not pass
 # (a test that skips, exit 77, counts: a GPU was expected here), 0 otherwise.
@@ -58,7 +60,7 @@ ELEMENT_BENCH_RESERVE_S=60     # kept free for it until it runs
 MIN_STEP_S=10                  # less than this left: the step is not run
 SANITIZER_ERROR_EXIT=86        # compute-sanitizer's exit status on findings
 
-STEPS=${STEPS:-tests sanitizers element stress pipelines bench regions}
+STEPS=${STEPS:-tests sanitizers element stress pipelines bench regions temporal}
 wants() { [[ " $STEPS " == *" $1 "* ]]; }
 # no time is kept for a step that will not run
 wants bench || { BENCH_RESERVE_S=0; ELEMENT_BENCH_RESERVE_S=0; }
@@ -295,6 +297,19 @@ else
   record "bench-regions" "MISSING" 0 "$LOGS/bench-regions.log"
 fi
 
+# 7: filters across time
+temporal_bench=$BUILD/tests/bench/bench-temporal
+if ! wants temporal; then
+  :
+elif [[ -x $temporal_bench ]]; then
+  run_step "bench-temporal" 120 0 "$LOGS/bench-temporal.log" \
+    "$(printf %q "$PWD/$temporal_bench") --json \
+      $(printf %q "$OUT/bench-temporal.json")"
+else
+  echo "$temporal_bench was not built" > "$LOGS/bench-temporal.log"
+  record "bench-temporal" "MISSING" 0 "$LOGS/bench-temporal.log"
+fi
+
 # the summary, then the benchmark's table, last
 echo
 n_steps=${#step_names[@]}
@@ -324,6 +339,13 @@ if [[ -n $first ]]; then
   echo
   tail -n "+$first" "$LOGS/bench-regions.log" | grep -v '^# exit status' |
     tee "$OUT/bench-regions.txt"
+fi
+first=$(grep -n -m1 -E 'whole synchronous calls' "$LOGS/bench-temporal.log" \
+  2>/dev/null | cut -d: -f1)
+if [[ -n $first ]]; then
+  echo
+  tail -n "+$first" "$LOGS/bench-temporal.log" | grep -v '^# exit status' |
+    tee "$OUT/bench-temporal.txt"
 fi
 tar -C "$OUT" -czf "$OUT/logs.tar.gz" logs && rm -rf "$LOGS"
 exit $((failures > 0))

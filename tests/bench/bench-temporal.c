@@ -1,0 +1,364 @@
+/* gst-cudaconv: what filtering across time costs on the GPU
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* A stream slides through cudaconv_cuda_run_frame_window as the element
+ * drives it: output t from frames t-T .. t+T, each frame named by its
+ * position, so host frames are uploaded once.  The clip rotates through 8
+ * distinct frames (more than the L2 holds).  cudaconv_cuda_run_frame_window
+ * returns when dst holds the frame, so each figure is the wall time of
+ * whole calls (median of many, after warm-up): what the element waits per
+ * frame.  Device cases are also given as a ratio to the floor: a 1-D
+ * cudaMemcpyAsync of the frame's bytes between rotating device buffers,
+ * timed with CUDA events in the same run (issue 12 found the SM copy
+ * kernel no faster at these sizes).  Every case's first output is checked
+ * against the CPU backend (within 1 LSB) before its figure is printed.
+ *
+ *   bench-temporal [--quick] [--json FILE] [--case NAME]
+ */
+
+#include <cudaconv.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime.h>
+
+#define CLIP 8
+#define MAX_WINDOW (2 * CUDACONV_MAX_TEMPORAL_RADIUS + 1)
+
+typedef struct
+{
+  const char *name;
+  int nv12;
+  int width, height;
+  CudaConvKind kind;
+  int radius;
+  int t_radius;
+  CudaConvMemory memory;        /* device, or pinned host */
+  int frames;                   /* timed calls */
+} TemporalCase;
+
+static double
+now_us (void)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static CudaConvFramePlan *
+make_plan (const TemporalCase * tc, CudaConvError * err)
+{
+  CudaConvFrameDesc fd;
+
+  memset (&fd, 0, sizeof (fd));
+  fd.n_planes = tc->nv12 ? 2 : 1;
+  for (int p = 0; p < fd.n_planes; p++) {
+    CudaConvPlaneDesc *pd = &fd.planes[p];
+    int sub = p > 0 ? 2 : 1;
+
+    pd->width = (tc->width + sub - 1) / sub;
+    pd->height = (tc->height + sub - 1) / sub;
+    pd->channels = tc->nv12 ? (p > 0 ? 2 : 1) : 4;
+    pd->type = CUDACONV_SAMPLE_U8;
+    cudaconv_filter_desc_init (&pd->filter, tc->kind);
+    /* design.md's chroma rule: radius floor (r / s); time is shared */
+    if (tc->kind != CUDACONV_KIND_LAPLACIAN)
+      pd->filter.radius_x = pd->filter.radius_y = tc->radius / sub;
+    pd->filter.radius_t = tc->t_radius;
+    cudaconv_channel_map_init (&pd->map);
+    if (!tc->nv12)
+      pd->map.action[3] = CUDACONV_CHANNEL_COPY;
+  }
+  return cudaconv_frame_plan_new (&fd, err);
+}
+
+typedef struct
+{
+  int n_planes;
+  size_t stride[2];
+  size_t bytes[2];
+} Layout;
+
+static void
+layout_of (const TemporalCase * tc, Layout * l)
+{
+  l->n_planes = tc->nv12 ? 2 : 1;
+  l->stride[0] = (size_t) tc->width * (tc->nv12 ? 1 : 4);
+  l->bytes[0] = l->stride[0] * tc->height;
+  l->stride[1] = (size_t) ((tc->width + 1) / 2) * 2;
+  l->bytes[1] = tc->nv12 ? l->stride[1] * ((tc->height + 1) / 2) : 0;
+}
+
+/* Median of 1-D device copies of bytes between rotating buffers, us. */
+static double
+floor_us (size_t bytes)
+{
+  void *buf[CLIP] = { 0 };
+  cudaEvent_t start, stop;
+  float ms[50];
+  double med[50];
+
+  for (int i = 0; i < CLIP; i++)
+    if (cudaMalloc (&buf[i], bytes) != cudaSuccess)
+      return -1;
+  cudaEventCreate (&start);
+  cudaEventCreate (&stop);
+  for (int i = 0; i < 50 + 5; i++) {
+    cudaEventRecord (start, NULL);
+    cudaMemcpyAsync (buf[(i + 1) % CLIP], buf[i % CLIP], bytes,
+        cudaMemcpyDeviceToDevice, NULL);
+    cudaEventRecord (stop, NULL);
+    cudaEventSynchronize (stop);
+    if (i >= 5)
+      cudaEventElapsedTime (&ms[i - 5], start, stop);
+  }
+  for (int i = 0; i < 50; i++)
+    med[i] = ms[i] * 1e3;
+  qsort (med, 50, sizeof (double), compare_double);
+  cudaEventDestroy (start);
+  cudaEventDestroy (stop);
+  for (int i = 0; i < CLIP; i++)
+    cudaFree (buf[i]);
+  return med[25];
+}
+
+/* The window of output t (positions t-T .. t+T, clamped at 0): frames from
+ * the clip by position, ids the position + 1. */
+static void
+window_at (long t, int t_radius, const CudaConvFrame * clip,
+    CudaConvFrame * window, CudaConvFrameId * ids)
+{
+  for (int k = 0; k < 2 * t_radius + 1; k++) {
+    long pos = t - t_radius + k;
+
+    pos = pos < 0 ? 0 : pos;
+    window[k] = clip[pos % CLIP];
+    ids[k] = (CudaConvFrameId) pos + 1;
+  }
+}
+
+static int
+run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
+    int *first_json)
+{
+  CudaConvError err = { 0, };
+  CudaConvFramePlan *plan = make_plan (tc, &err);
+  int n_window = 2 * tc->t_radius + 1;
+  unsigned seed = (unsigned) time (NULL);
+  Layout l;
+  CudaConvFrame clip[CLIP], host_clip[CLIP], dst, ref, window[MAX_WINDOW];
+  CudaConvFrameId ids[MAX_WINDOW];
+  unsigned char *got[2] = { 0 };
+  double *us = calloc (tc->frames, sizeof (double));
+  double floor = 0;
+  int ok = 1, worst = 0;
+  long t = 0;
+
+  if (plan == NULL) {
+    fprintf (stderr, "%s: %s\n", tc->name, err.message);
+    return 0;
+  }
+  layout_of (tc, &l);
+  srand (seed);
+  memset (clip, 0, sizeof (clip));
+  memset (host_clip, 0, sizeof (host_clip));
+  memset (&dst, 0, sizeof (dst));
+  memset (&ref, 0, sizeof (ref));
+  dst.memory = tc->memory;
+  for (int i = 0; i < CLIP; i++) {
+    clip[i].memory = tc->memory;
+    host_clip[i].memory = CUDACONV_MEMORY_HOST;
+    for (int p = 0; p < l.n_planes; p++) {
+      unsigned char *h = malloc (l.bytes[p]);
+
+      ok &= h != NULL;
+      for (size_t b = 0; h != NULL && b < l.bytes[p]; b++)
+        h[b] = (unsigned char) (rand () >> 7);
+      host_clip[i].data[p] = h;
+      host_clip[i].stride[p] = clip[i].stride[p] = l.stride[p];
+      if (tc->memory == CUDACONV_MEMORY_DEVICE)
+        ok &= cudaMalloc (&clip[i].data[p], l.bytes[p]) == cudaSuccess;
+      else
+        ok &= (clip[i].data[p] = cudaconv_cuda_host_alloc (l.bytes[p],
+                &err)) != NULL;
+      ok = ok && cudaMemcpy (clip[i].data[p], h, l.bytes[p],
+          cudaMemcpyDefault) == cudaSuccess;
+    }
+  }
+  for (int p = 0; p < l.n_planes; p++) {
+    ref.data[p] = malloc (l.bytes[p]);
+    got[p] = malloc (l.bytes[p]);
+    ref.stride[p] = dst.stride[p] = l.stride[p];
+    if (tc->memory == CUDACONV_MEMORY_DEVICE)
+      ok &= cudaMalloc (&dst.data[p], l.bytes[p]) == cudaSuccess;
+    else
+      ok &= (dst.data[p] = cudaconv_cuda_host_alloc (l.bytes[p],
+              &err)) != NULL;
+  }
+  /* the uploads land before the backend's stream reads the frames */
+  if (!ok || cudaDeviceSynchronize () != cudaSuccess) {
+    fprintf (stderr, "%s: no memory for the frames\n", tc->name);
+    return 0;
+  }
+
+  /* output 0 checked against the CPU backend */
+  window_at (0, tc->t_radius, host_clip, window, ids);
+  if (cudaconv_cpu_run_frame_window (plan, window, n_window, &ref, 0,
+          &err) != CUDACONV_OK) {
+    fprintf (stderr, "%s: CPU: %s\n", tc->name, err.message);
+    return 0;
+  }
+  window_at (0, tc->t_radius, clip, window, ids);
+  if (cudaconv_cuda_run_frame_window (cuda, plan, window, ids, n_window,
+          &dst, &err) != CUDACONV_OK) {
+    fprintf (stderr, "%s: GPU: %s\n", tc->name, err.message);
+    return 0;
+  }
+  for (int p = 0; p < l.n_planes; p++) {
+    cudaMemcpy (got[p], dst.data[p], l.bytes[p], cudaMemcpyDefault);
+    for (size_t b = 0; b < l.bytes[p]; b++) {
+      int d = abs ((int) got[p][b] - (int) ((unsigned char *) ref.data[p])[b]);
+      worst = d > worst ? d : worst;
+    }
+  }
+
+  for (t = 1; t < 6; t++) {
+    window_at (t, tc->t_radius, clip, window, ids);
+    cudaconv_cuda_run_frame_window (cuda, plan, window, ids, n_window, &dst,
+        &err);
+  }
+  for (int i = 0; i < tc->frames; i++, t++) {
+    double t0;
+
+    window_at (t, tc->t_radius, clip, window, ids);
+    t0 = now_us ();
+    if (cudaconv_cuda_run_frame_window (cuda, plan, window, ids, n_window,
+            &dst, &err) != CUDACONV_OK) {
+      fprintf (stderr, "%s: %s\n", tc->name, err.message);
+      return 0;
+    }
+    us[i] = now_us () - t0;
+  }
+  qsort (us, tc->frames, sizeof (double), compare_double);
+  if (tc->memory == CUDACONV_MEMORY_DEVICE)
+    floor = floor_us (l.bytes[0] + l.bytes[1]);
+  printf ("%-30s %3d %10.1f %10.1f %9.0f %8.1f %7s  %s\n", tc->name,
+      tc->t_radius, us[tc->frames / 2], us[tc->frames * 9 / 10],
+      1e6 / us[tc->frames / 2], floor, floor > 0 ? "" : "-",
+      worst <= 1 ? "ok" : "MISMATCH");
+  if (floor > 0)
+    printf ("%-30s     ratio to the floor: %.2fx\n", "",
+        us[tc->frames / 2] / floor);
+  if (json != NULL) {
+    fprintf (json, "%s\n  {\"case\": \"%s\", \"t_radius\": %d, "
+        "\"median_us\": %.2f, \"p90_us\": %.2f, \"floor_us\": %.2f, "
+        "\"max_diff\": %d, \"seed\": %u}", *first_json ? "" : ",", tc->name,
+        tc->t_radius, us[tc->frames / 2], us[tc->frames * 9 / 10], floor,
+        worst, seed);
+    *first_json = 0;
+  }
+
+  for (int i = 0; i < CLIP; i++)
+    for (int p = 0; p < l.n_planes; p++) {
+      if (tc->memory == CUDACONV_MEMORY_DEVICE)
+        cudaFree (clip[i].data[p]);
+      else
+        cudaconv_cuda_host_free (clip[i].data[p]);
+      free (host_clip[i].data[p]);
+    }
+  for (int p = 0; p < l.n_planes; p++) {
+    if (tc->memory == CUDACONV_MEMORY_DEVICE)
+      cudaFree (dst.data[p]);
+    else
+      cudaconv_cuda_host_free (dst.data[p]);
+    free (ref.data[p]);
+    free (got[p]);
+  }
+  cudaconv_cuda_forget_frames (cuda);
+  free (us);
+  cudaconv_frame_plan_free (plan);
+  return worst <= 1;
+}
+
+int
+main (int argc, char **argv)
+{
+  const CudaConvMemory dev = CUDACONV_MEMORY_DEVICE;
+  const CudaConvMemory host = CUDACONV_MEMORY_HOST;
+  const CudaConvKind g = CUDACONV_KIND_GAUSSIAN;
+  TemporalCase cases[] = {
+    {"4k-rgba-gauss4-dev", 0, 3840, 2160, g, 4, 0, dev, 200},
+    {"4k-rgba-gauss4-dev", 0, 3840, 2160, g, 4, 2, dev, 200},
+    {"4k-rgba-gauss4-dev", 0, 3840, 2160, g, 4, 8, dev, 100},
+    {"4k-rgba-box4-dev", 0, 3840, 2160, CUDACONV_KIND_BOX, 4, 2, dev, 200},
+    {"4k-rgba-laplacian-dev", 0, 3840, 2160, CUDACONV_KIND_LAPLACIAN, 1, 1,
+        dev, 200},
+    {"1080p-rgba-gauss4-dev", 0, 1920, 1080, g, 4, 2, dev, 400},
+    {"4k-rgba-gauss4-pinned", 0, 3840, 2160, g, 4, 2, host, 200},
+    {"4k-nv12-gauss4-pinned", 1, 3840, 2160, g, 4, 2, host, 200},
+  };
+  const char *json_path = NULL, *only = NULL;
+  int quick = 0, all_ok = 1, first_json = 1;
+  CudaConvError err = { 0, };
+  CudaConvCuda *cuda;
+  FILE *json = NULL;
+
+  for (int i = 1; i < argc; i++) {
+    if (strcmp (argv[i], "--quick") == 0)
+      quick = 1;
+    else if (strcmp (argv[i], "--json") == 0 && i + 1 < argc)
+      json_path = argv[++i];
+    else if (strcmp (argv[i], "--case") == 0 && i + 1 < argc)
+      only = argv[++i];
+    else {
+      fprintf (stderr, "usage: %s [--quick] [--json FILE] [--case NAME]\n",
+          argv[0]);
+      return 2;
+    }
+  }
+  if (cudaconv_cuda_probe (0, &err) != CUDACONV_OK) {
+    fprintf (stderr, "no GPU: %s\n", err.message);
+    return 77;
+  }
+  cuda = cudaconv_cuda_new (0, &err);
+  if (cuda == NULL) {
+    fprintf (stderr, "%s\n", err.message);
+    return 1;
+  }
+  if (json_path != NULL && (json = fopen (json_path, "w")) != NULL)
+    fprintf (json, "{\"device\": \"%s\", \"cases\": [",
+        cudaconv_cuda_device_name (cuda));
+  printf ("%s: whole synchronous calls, microseconds\n",
+      cudaconv_cuda_device_name (cuda));
+  printf ("%-30s %3s %10s %10s %9s %8s %7s  %s\n", "case", "T", "median",
+      "p90", "frames/s", "floor", "", "vs CPU");
+  for (size_t i = 0; i < sizeof (cases) / sizeof (cases[0]); i++) {
+    if (only != NULL && strcmp (only, cases[i].name) != 0)
+      continue;
+    if (quick)
+      cases[i].frames = 10;
+    all_ok &= run_case (cuda, &cases[i], json, &first_json);
+  }
+  if (json != NULL) {
+    fprintf (json, "\n]}\n");
+    fclose (json);
+  }
+  cudaconv_cuda_free (cuda);
+  return all_ok ? 0 : 1;
+}

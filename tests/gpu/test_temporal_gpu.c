@@ -1,0 +1,364 @@
+/* gst-cudaconv: filters across time on the GPU against the CPU
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* cudaconv_cuda_run_frame_window against cudaconv_cpu_run_frame_window
+ * (which test_temporal checks against the naive 3-D formula): integers
+ * within 1 LSB, f32 within 1e-4 relative.  Random clips of 1 to 12 frames
+ * in every layout, kind that takes time, border and T, slid through as a
+ * caller does (the first and last frames repeated at the ends), with the
+ * clip in device, pageable or pinned memory and each output in any; ids
+ * given (so the backend reuses its copies), absent, or reused by another
+ * plan (which must not match).  Outputs start poisoned; their padding must
+ * come back untouched.  Then a 4K RGBA clip at T = 2, a refused window,
+ * and forget_frames between cases.
+ *
+ *   test_temporal_gpu [--quick]  (or CUDACONV_TEST_QUICK=1): small sizes
+ *                                only, for compute-sanitizer runs
+ *   CUDACONV_TEST_SEED=N         replays a run
+ *
+ * Exits 77 (skipped) when no GPU is usable. */
+
+#include "cudaconv.h"
+#include "gpuframe.h"
+#include "regioncase.h"
+#include "testutil.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME "test_temporal_gpu"
+#define MAX_CLIP 12
+#define MAX_WINDOW (2 * CUDACONV_MAX_TEMPORAL_RADIUS + 1)
+
+static TuRng rng;
+static TuTally tally;
+static CudaConvCuda *cuda;
+static int n_failed_cases;
+/* ids are never reused across cases, except where a case means to */
+static CudaConvFrameId next_id = 1;
+
+typedef enum
+{
+  IDS_GIVEN = 0,
+  IDS_NONE,
+  IDS_STALE,                    /* the ids of the previous case's frames,
+                                 * of another size: no match */
+  N_ID_MODES
+} IdMode;
+
+static const char *id_names[N_ID_MODES] = { "ids", "no ids", "stale ids" };
+
+static void
+case_done (int ok)
+{
+  tu_check (&tally, ok);
+  if (!ok)
+    n_failed_cases++;
+}
+
+/* A filter that takes time: kind, radii, T, sigmas, border at random. */
+static void
+random_temporal_filter (CudaConvFilterDesc * d, int max_radius)
+{
+  static const CudaConvKind kinds[] = { CUDACONV_KIND_GAUSSIAN,
+    CUDACONV_KIND_BOX, CUDACONV_KIND_SHARPEN, CUDACONV_KIND_LAPLACIAN
+  };
+  CudaConvKind kind = kinds[tu_rng_int (&rng, 0, 3)];
+
+  cudaconv_filter_desc_init (d, kind);
+  d->border = (CudaConvBorder) tu_rng_int (&rng, 0, CUDACONV_BORDER_CONSTANT);
+  if (kind == CUDACONV_KIND_LAPLACIAN) {
+    d->radius_t = 1;
+    d->scale = tu_rng_int (&rng, 0, 1) ? 1.0 : tu_rng_double (&rng) * 3;
+    return;
+  }
+  d->radius_x = tu_rng_int (&rng, 0, max_radius);
+  d->radius_y = tu_rng_int (&rng, 0, 1) ? d->radius_x :
+      tu_rng_int (&rng, 0, max_radius);
+  d->radius_t = tu_rng_int (&rng, 0, 2) ? tu_rng_int (&rng, 1, 3) :
+      tu_rng_int (&rng, 1, CUDACONV_MAX_TEMPORAL_RADIUS);
+  if (tu_rng_int (&rng, 0, 1))
+    d->sigma_t = 0.3 + tu_rng_double (&rng) * 4;
+  if (tu_rng_int (&rng, 0, 2) == 0)
+    d->sigma_x = d->sigma_y = 0.5 + tu_rng_double (&rng) * 3;
+  if (kind == CUDACONV_KIND_SHARPEN)
+    d->amount = tu_rng_double (&rng) * 3;
+}
+
+/* Output t of a clip of n frames: the window's frame indices. */
+static void
+window_of (int t, int n, int t_radius, int *index)
+{
+  for (int k = 0; k < 2 * t_radius + 1; k++) {
+    int i = t - t_radius + k;
+
+    index[k] = i < 0 ? 0 : i >= n ? n - 1 : i;
+  }
+}
+
+/* Runs the whole clip through both backends and compares every output. */
+static int
+run_clip (RcJob * job, const CudaConvFramePlan * plan, int n, Mem src_mem,
+    IdMode id_mode, const char *what)
+{
+  static CudaConvFrameId stale[MAX_CLIP];
+  RcFrame clip[MAX_CLIP], want, work;
+  GFrame gclip[MAX_CLIP];
+  CudaConvFrameId ids[MAX_CLIP];
+  int t_radius = cudaconv_frame_plan_temporal_radius (plan);
+  int ok = 1;
+
+  memset (gclip, 0, sizeof (gclip));
+  for (int i = 0; i < n; i++) {
+    rc_frame_alloc (&clip[i], job, &rng, 9);
+    for (int p = 0; p < clip[i].n_planes; p++)
+      tu_image_fill_random (&clip[i].planes[p], &rng);
+    ok = ok && gframe_new (&gclip[i], src_mem, &clip[i]);
+    ids[i] = id_mode == IDS_STALE ? stale[i] : next_id++;
+  }
+  rc_frame_alloc (&want, job, &rng, 0);
+
+  for (int t = 0; ok && t < n; t++) {
+    int index[MAX_WINDOW];
+    CudaConvFrame hwin[MAX_WINDOW], gwin[MAX_WINDOW];
+    CudaConvFrameId wids[MAX_WINDOW];
+    Mem dst_mem = (Mem) tu_rng_int (&rng, 0, N_MEMS - 1);
+    GFrame gdst = { 0 };
+    CudaConvError err = { 0 };
+
+    window_of (t, n, t_radius, index);
+    for (int k = 0; k < 2 * t_radius + 1; k++) {
+      hwin[k] = clip[index[k]].frame;
+      gwin[k] = gclip[index[k]].frame;
+      wids[k] = ids[index[k]];
+    }
+    rc_frame_alloc (&work, job, &rng, 9);
+    for (int p = 0; p < work.n_planes; p++) {
+      tu_image_poison (&work.planes[p], &rng);
+      tu_image_poison (&want.planes[p], &rng);
+    }
+    if (cudaconv_cpu_run_frame_window (plan, hwin, 2 * t_radius + 1,
+            &want.frame, 0, &err) != CUDACONV_OK) {
+      printf ("FAIL %s: the CPU run of frame %d: %s\n", what, t,
+          err.message);
+      ok = 0;
+    }
+    ok = ok && gframe_new (&gdst, dst_mem, &work);
+    if (ok && cudaconv_cuda_run_frame_window (cuda, plan, gwin,
+            id_mode == IDS_NONE ? NULL : wids, 2 * t_radius + 1,
+            &gdst.frame, &err) != CUDACONV_OK) {
+      printf ("FAIL %s: the GPU run of frame %d: %s\n", what, t,
+          err.message);
+      ok = 0;
+    }
+    ok = ok && gframe_download (&gdst, &work);
+    for (int p = 0; ok && p < work.n_planes; p++) {
+      int is_float = work.views[p].type == CUDACONV_SAMPLE_F32;
+      char plane_what[1200];
+
+      snprintf (plane_what, sizeof (plane_what), "%s frame %d (to %s) "
+          "plane %d", what, t, mem_names[dst_mem], p);
+      ok = tu_compare (&work.views[p], &want.views[p], is_float ? 1e-5 : 1,
+          is_float ? 1e-4 : 0, NULL, plane_what) && ok;
+      ok = tu_image_padding_intact (&work.planes[p], plane_what) && ok;
+    }
+    gframe_free (&gdst);
+    rc_frame_free (&work);
+  }
+
+  for (int i = 0; i < n; i++) {
+    stale[i] = ids[i];
+    gframe_free (&gclip[i]);
+    rc_frame_free (&clip[i]);
+  }
+  rc_frame_free (&want);
+  if (!ok)
+    printf ("  in: %s\n", what);
+  return ok;
+}
+
+static void
+group_random (int quick)
+{
+  int n_cases = quick ? 60 : 300;
+
+  for (int i = 0; i < n_cases && n_failed_cases < 8; i++) {
+    RcJob *job = malloc (sizeof (RcJob));
+    CudaConvFilterDesc desc;
+    CudaConvFramePlan *plan;
+    CudaConvError err = { 0 };
+    int w = tu_rng_int (&rng, 0, 3) == 0 ? tu_rng_int (&rng, 1, 4) :
+        tu_rng_int (&rng, 1, quick ? 48 : 200);
+    int h = tu_rng_int (&rng, 0, 3) == 0 ? tu_rng_int (&rng, 1, 4) :
+        tu_rng_int (&rng, 1, quick ? 32 : 120);
+    int n = tu_rng_int (&rng, 1, MAX_CLIP);
+    Mem src_mem = (Mem) tu_rng_int (&rng, 0, N_MEMS - 1);
+    IdMode id_mode = (IdMode) tu_rng_int (&rng, 0, N_ID_MODES - 1);
+    char what[1024], desc_text[800];
+    static int prev_w, prev_h;
+
+    /* equal ids promise equal contents: stale ones only where the size
+     * differs, which the backend must notice */
+    if (id_mode == IDS_STALE && w == prev_w && h == prev_h)
+      id_mode = IDS_GIVEN;
+    prev_w = w;
+    prev_h = h;
+
+    rc_job_init (job, (RcLayout) tu_rng_int (&rng, 0, RC_N_LAYOUTS - 1), w,
+        h, &rng);
+    random_temporal_filter (&desc, tu_rng_int (&rng, 0, 3) ? 3 : 20);
+    rc_job_set_filter (job, 0, &desc);
+    rc_job_describe (job, desc_text, sizeof (desc_text));
+    snprintf (what, sizeof (what), "case %d [%s; %s T=%d sigma_t=%g; %d "
+        "frames in %s memory, %s]", i, desc_text, tu_kind_name (desc.kind),
+        desc.radius_t, desc.sigma_t, n, mem_names[src_mem],
+        id_names[id_mode]);
+    plan = cudaconv_frame_plan_new (&job->descs[0], &err);
+    if (plan == NULL) {
+      printf ("FAIL %s: the plan was refused: %s\n", what, err.message);
+      case_done (0);
+    } else {
+      case_done (run_clip (job, plan, n, src_mem, id_mode, what));
+      cudaconv_frame_plan_free (plan);
+    }
+    /* now and then start afresh, as a caller at a caps change does */
+    if (tu_rng_int (&rng, 0, 4) == 0)
+      cudaconv_cuda_forget_frames (cuda);
+    rc_job_clear (job);
+    free (job);
+  }
+}
+
+/* A 4K RGBA clip, gaussian r=4 T=2 (the benchmark's case), every pixel
+ * compared, from device and from pinned memory. */
+static void
+group_4k (int quick)
+{
+  Mem mems[] = { MEM_DEVICE, MEM_PINNED };
+
+  if (quick)
+    return;
+  for (int m = 0; m < 2; m++) {
+    RcJob *job = malloc (sizeof (RcJob));
+    CudaConvFilterDesc desc;
+    CudaConvFramePlan *plan;
+    CudaConvError err = { 0 };
+    char what[256];
+
+    rc_job_init (job, RC_RGBA, 3840, 2160, &rng);
+    cudaconv_filter_desc_init (&desc, CUDACONV_KIND_GAUSSIAN);
+    desc.radius_x = desc.radius_y = 4;
+    desc.radius_t = 2;
+    rc_job_set_filter (job, 0, &desc);
+    snprintf (what, sizeof (what), "4K RGBA gaussian r=4 T=2 from %s",
+        mem_names[mems[m]]);
+    plan = cudaconv_frame_plan_new (&job->descs[0], &err);
+    if (plan == NULL) {
+      printf ("FAIL %s: the plan was refused: %s\n", what, err.message);
+      case_done (0);
+    } else {
+      case_done (run_clip (job, plan, 4, mems[m], IDS_GIVEN, what));
+      cudaconv_frame_plan_free (plan);
+    }
+    rc_job_clear (job);
+    free (job);
+  }
+}
+
+/* A window of the wrong length, and one of mixed memories: refused with a
+ * message, dst untouched. */
+static void
+group_refused (void)
+{
+  RcJob *job = malloc (sizeof (RcJob));
+  CudaConvFilterDesc desc;
+  CudaConvFramePlan *plan;
+  CudaConvError err = { 0 };
+  RcFrame in, out;
+  GFrame gin = { 0 }, gout = { 0 };
+  CudaConvFrame win[3];
+  int ok = 1;
+
+  rc_job_init (job, RC_RGBA, 17, 9, &rng);
+  cudaconv_filter_desc_init (&desc, CUDACONV_KIND_GAUSSIAN);
+  desc.radius_t = 1;
+  rc_job_set_filter (job, 0, &desc);
+  plan = cudaconv_frame_plan_new (&job->descs[0], &err);
+  rc_frame_alloc (&in, job, &rng, 0);
+  rc_frame_alloc (&out, job, &rng, 0);
+  tu_image_fill_random (&in.planes[0], &rng);
+  tu_image_poison (&out.planes[0], &rng);
+  ok = plan != NULL && gframe_new (&gin, MEM_DEVICE, &in) &&
+      gframe_new (&gout, MEM_DEVICE, &out);
+  win[0] = win[1] = win[2] = gin.frame;
+  if (ok && cudaconv_cuda_run_frame_window (cuda, plan, win, NULL, 2,
+          &gout.frame, &err) != CUDACONV_ERROR_INVALID) {
+    printf ("FAIL a window of 2 frames for T=1 was not refused\n");
+    ok = 0;
+  } else if (ok && strstr (err.message, "2 * 1 + 1 = 3") == NULL) {
+    printf ("FAIL the refusal of a short window says \"%s\"\n", err.message);
+    ok = 0;
+  }
+  win[1] = in.frame;
+  if (ok && cudaconv_cuda_run_frame_window (cuda, plan, win, NULL, 3,
+          &gout.frame, &err) != CUDACONV_ERROR_INVALID) {
+    printf ("FAIL a window of host and device frames was not refused\n");
+    ok = 0;
+  }
+  ok = ok && gframe_download (&gout, &in);
+  if (ok && memcmp (in.planes[0].alloc, out.planes[0].shadow,
+          out.planes[0].bytes) != 0) {
+    printf ("FAIL a refused window wrote its destination\n");
+    ok = 0;
+  }
+  gframe_free (&gin);
+  gframe_free (&gout);
+  rc_frame_free (&in);
+  rc_frame_free (&out);
+  cudaconv_frame_plan_free (plan);
+  rc_job_clear (job);
+  free (job);
+  case_done (ok);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *env = getenv ("CUDACONV_TEST_QUICK");
+  int quick = env != NULL && *env != '\0' && strcmp (env, "0") != 0;
+  CudaConvError err = { 0 };
+
+  for (int i = 1; i < argc; i++) {
+    if (strcmp (argv[i], "--quick") == 0) {
+      quick = 1;
+    } else {
+      fprintf (stderr, "usage: %s [--quick]\n", argv[0]);
+      return 2;
+    }
+  }
+  tu_rng_init (&rng, tu_seed (NAME));
+  if (cudaconv_cuda_probe (-1, &err) != CUDACONV_OK) {
+    printf ("SKIP: no usable GPU: %s\n", err.message);
+    return TU_EXIT_SKIP;
+  }
+  cuda = cudaconv_cuda_new (-1, &err);
+  if (cuda == NULL) {
+    printf ("FAIL: cudaconv_cuda_new: %s\n", err.message);
+    return 1;
+  }
+  printf ("%s: %s mode on %s\n", NAME, quick ? "quick" : "full",
+      cudaconv_cuda_device_name (cuda));
+
+  group_refused ();
+  group_random (quick);
+  group_4k (quick);
+
+  cudaconv_cuda_free (cuda);
+  return tu_finish (&tally, NAME);
+}
