@@ -57,9 +57,9 @@ check_window (const CudaConvFramePlan * plan, const CudaConvFrame * window,
   t = cudaconv_frame_plan_temporal_radius (plan);
   if (n_window != 2 * t + 1)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-        "a window of %d frames does not fit the plan: its temporal radius "
+        "a window of %d frame%s does not fit the plan: its temporal radius "
         "%d needs 2 * %d + 1 = %d frames, frame t in the middle", n_window,
-        t, t, 2 * t + 1);
+        n_window == 1 ? "" : "s", t, t, 2 * t + 1);
   return CUDACONV_OK;
 }
 
@@ -239,7 +239,9 @@ laplacian_band (void *data, int y0, int y1)
   const CudaConvImage *prev = &pw->frames[0], *next = &pw->frames[2];
   int channels = prev->channels, n = run->n, c1 = channels, c2 = 2 * channels;
   size_t extended = (size_t) n + c2;
-  float *buf = malloc ((5 * extended + n) * sizeof (float));
+  /* rows above, at and below, the zero row (extended); t - 1, t + 1 and
+   * the result */
+  float *buf = malloc ((4 * extended + 3 * (size_t) n) * sizeof (float));
   float gain = (float) run->plan->gain;
 
   if (buf == NULL)
