@@ -60,10 +60,15 @@ image_end (const CudaConvImage * image)
       cudaconv_sample_size (image->type);
 }
 
-/* Both images valid, same geometry, no shared bytes; same_format: also the
- * same sample type, max_value and shift (a filter's output). */
-static CudaConvStatus
-check_images (const CudaConvImage * src, const CudaConvImage * dst,
+int
+cpu_images_overlap (const CudaConvImage * a, const CudaConvImage * b)
+{
+  return (uintptr_t) a->data < image_end (b) &&
+      (uintptr_t) b->data < image_end (a);
+}
+
+CudaConvStatus
+cpu_check_images (const CudaConvImage * src, const CudaConvImage * dst,
     int same_format, CudaConvError * err)
 {
   CudaConvStatus s;
@@ -88,8 +93,7 @@ check_images (const CudaConvImage * src, const CudaConvImage * dst,
         "shift %d) hold their values differently",
         cudaconv_image_max_value (src), src->shift,
         cudaconv_image_max_value (dst), dst->shift);
-  if ((uintptr_t) src->data < image_end (dst) &&
-      (uintptr_t) dst->data < image_end (src))
+  if (cpu_images_overlap (src, dst))
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
         "source and destination overlap: the CPU backend cannot filter in "
         "place");
@@ -116,7 +120,8 @@ no_memory (const CudaConvImage * image, CudaConvError * err)
 }
 
 static CudaConvStatus
-run_separable (const CudaConvPlan * plan, const CpuOutput * out, int n_threads)
+run_separable (const CudaConvPlan * plan, const CudaConvImage * src,
+    const CpuOutput * out, int n_threads)
 {
   float *taps_x = to_floats (plan->taps_x, 2 * (size_t) plan->radius_x + 1);
   float *taps_y = to_floats (plan->taps_y, 2 * (size_t) plan->radius_y + 1);
@@ -125,7 +130,8 @@ run_separable (const CudaConvPlan * plan, const CpuOutput * out, int n_threads)
   if (taps_x != NULL && taps_y != NULL) {
     CpuSeparable job = { 0 };
 
-    job.src = out->src;
+    job.src = src;
+    job.in = out->src;
     job.border = plan->border;
     job.taps_x = taps_x;
     job.rx = plan->radius_x;
@@ -143,11 +149,12 @@ run_separable (const CudaConvPlan * plan, const CpuOutput * out, int n_threads)
 }
 
 static CudaConvStatus
-run_box (const CudaConvPlan * plan, const CpuOutput * out, int n_threads)
+run_box (const CudaConvPlan * plan, const CudaConvImage * src,
+    const CpuOutput * out, int n_threads)
 {
   CpuBox job;
 
-  job.src = out->src;
+  job.src = src;
   job.border = plan->border;
   job.rx = plan->radius_x;
   job.ry = plan->radius_y;
@@ -158,14 +165,14 @@ run_box (const CudaConvPlan * plan, const CpuOutput * out, int n_threads)
 }
 
 static CudaConvStatus
-run_stencil (const CudaConvPlan * plan, CudaConvOp op, const CpuOutput * out,
-    int n_threads)
+run_stencil (const CudaConvPlan * plan, CudaConvOp op,
+    const CudaConvImage * src, const CpuOutput * out, int n_threads)
 {
   CpuStencil job = { 0 };
   float *mask = NULL;
   CudaConvStatus status;
 
-  job.src = out->src;
+  job.src = src;
   job.op = op;
   job.border = plan->border;
   job.rx = plan->radius_x;
@@ -198,10 +205,16 @@ cudaconv_cpu_run (const CudaConvPlan * plan, const CudaConvImage * src,
   /* a plan comes from cudaconv_plan_new: consistent, nothing to check */
   if (plan == NULL)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID, "no plan");
-  if ((status = check_images (src, dst, 1, err)) != CUDACONV_OK ||
+  if ((status = cpu_check_images (src, dst, 1, err)) != CUDACONV_OK ||
       (status = cudaconv_channel_map_validate (map, dst->channels,
               err)) != CUDACONV_OK)
     return status;
+
+  if (plan->radius_t > 0)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "the plan filters across %d frames (temporal radius %d): run it on "
+        "a window of frames (cudaconv_cpu_run_frame_window)",
+        2 * plan->radius_t + 1, plan->radius_t);
 
   cpu_output_init (&out, src, dst, map);
   for (int c = 0; c < dst->channels; c++)
@@ -209,26 +222,29 @@ cudaconv_cpu_run (const CudaConvPlan * plan, const CudaConvImage * src,
   /* nothing filtered: every channel is copied or filled */
   op = filtered ? plan->op : CUDACONV_OP_IDENTITY;
 
-  switch (op) {
-    case CUDACONV_OP_SEPARABLE:
-    case CUDACONV_OP_UNSHARP:
-      status = run_separable (plan, &out, n_threads);
-      break;
-    case CUDACONV_OP_BOX:
-      status = run_box (plan, &out, n_threads);
-      break;
-    case CUDACONV_OP_PIXELATE:{
-      CpuPixelate job = { src, plan->block_x, plan->block_y, &out };
-      status = cpu_pixelate_run (&job, n_threads);
-      break;
-    }
-    default:
-      status = run_stencil (plan, op, &out, n_threads);
-      break;
-  }
+  status = cpu_run_op (plan, op, src, &out, n_threads);
   if (status == CUDACONV_ERROR_NO_MEMORY)
     return no_memory (src, err);
   return status;
+}
+
+CudaConvStatus
+cpu_run_op (const CudaConvPlan * plan, CudaConvOp op,
+    const CudaConvImage * src, const CpuOutput * out, int n_threads)
+{
+  switch (op) {
+    case CUDACONV_OP_SEPARABLE:
+    case CUDACONV_OP_UNSHARP:
+      return run_separable (plan, src, out, n_threads);
+    case CUDACONV_OP_BOX:
+      return run_box (plan, src, out, n_threads);
+    case CUDACONV_OP_PIXELATE:{
+      CpuPixelate job = { src, plan->block_x, plan->block_y, out };
+      return cpu_pixelate_run (&job, n_threads);
+    }
+    default:
+      return run_stencil (plan, op, src, out, n_threads);
+  }
 }
 
 /* --------------------------------------------------------- 1-D passes */
@@ -243,7 +259,7 @@ run_pass (const CudaConvImage * src, const CudaConvImage * dst_f32,
   float one = 1.0f, *t;
   CudaConvStatus status;
 
-  if ((status = check_images (src, dst_f32, 0, err)) != CUDACONV_OK)
+  if ((status = cpu_check_images (src, dst_f32, 0, err)) != CUDACONV_OK)
     return status;
   if (dst_f32->type != CUDACONV_SAMPLE_F32)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
@@ -265,6 +281,7 @@ run_pass (const CudaConvImage * src, const CudaConvImage * dst_f32,
     return no_memory (src, err);
   cpu_output_init (&out, src, dst_f32, NULL);
   job.src = src;
+  job.in = src;
   job.border = border;
   job.taps_x = vertical ? &one : t;
   job.rx = vertical ? 0 : radius;

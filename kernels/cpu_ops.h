@@ -17,6 +17,15 @@
 
 #include "plan.h"
 
+/* Both images valid (and rows on whole samples), same size and channels,
+ * no shared bytes; same_format: also the same sample type, max_value and
+ * shift (a filter's output).  Messages call them source and destination
+ * image (cpu.c). */
+CudaConvStatus cpu_check_images (const CudaConvImage * src,
+    const CudaConvImage * dst, int same_format, CudaConvError * err);
+/* 1 when the byte ranges of two images meet. */
+int cpu_images_overlap (const CudaConvImage * a, const CudaConvImage * b);
+
 /* Where output rows go (cpu_output.c). */
 typedef struct
 {
@@ -50,6 +59,9 @@ typedef struct
   float offset;                 /* added after the vertical pass */
   int unsharp;                  /* out = in + amount (in - result) */
   float amount;
+  /* unsharp's "in": src in two dimensions; across time frame t, while src
+   * is the window's weighted sum */
+  const CudaConvImage *in;
   const CpuOutput *out;
 } CpuSeparable;
 
@@ -96,5 +108,12 @@ typedef struct
 } CpuPixelate;
 
 CudaConvStatus cpu_pixelate_run (const CpuPixelate * job, int n_threads);
+
+/* Runs op of plan (the plan's own op, or IDENTITY when no channel is
+ * filtered) on src into out (cpu.c).  src may differ from out->src, which
+ * COPY channels and unsharp's "in" read: across time src is the window's
+ * weighted sum, in f32.  CUDACONV_OK or CUDACONV_ERROR_NO_MEMORY. */
+CudaConvStatus cpu_run_op (const CudaConvPlan * plan, CudaConvOp op,
+    const CudaConvImage * src, const CpuOutput * out, int n_threads);
 
 #endif /* CUDACONV_CPU_OPS_H */

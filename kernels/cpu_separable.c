@@ -148,8 +148,8 @@ vertical (const SeparableRun * run, Scratch * s, int y)
     const float *in = s->input;
     float amount = job->amount;
 
-    cpu_row_load (s->input, source_row (job->src, y), job->src->type,
-        job->src->shift, n);
+    cpu_row_load (s->input, source_row (job->in, y), job->in->type,
+        job->in->shift, n);
     for (int i = 0; i < n; i++)
       res[i] = in[i] + amount * (in[i] - res[i]);
   }

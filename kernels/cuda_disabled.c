@@ -78,6 +78,21 @@ cudaconv_cuda_run_transfer (CudaConvCuda * cuda, const CudaConvPlan * plan,
 }
 
 CudaConvStatus
+cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
+    const CudaConvFramePlan * plan, const CudaConvFrame * window,
+    const CudaConvFrameId * ids, int n_window, const CudaConvFrame * dst,
+    CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
+void
+cudaconv_cuda_forget_frames (CudaConvCuda * cuda)
+{
+  /* no device copies of frames to free */
+}
+
+CudaConvStatus
 cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
     const CudaConvFramePlan * plan, const CudaConvFrame * src,
     const CudaConvFrame * dst, CudaConvTicket * ticket, CudaConvError * err)

@@ -301,7 +301,9 @@ typedef struct
 typedef struct CudaConvFramePlan CudaConvFramePlan;
 
 /* Checks every plane (geometry, filter, map) and builds its plan; NULL on
- * error, with err naming the plane. */
+ * error, with err naming the plane.  Every plane that filters must have
+ * the same radius_t (see "time"); planes only copied or filled read frame
+ * t whatever theirs. */
 CudaConvFramePlan *cudaconv_frame_plan_new (const CudaConvFrameDesc * desc,
     CudaConvError * err);
 void cudaconv_frame_plan_free (CudaConvFramePlan * plan);
@@ -344,13 +346,16 @@ int cudaconv_frame_plan_temporal_radius (const CudaConvFramePlan * plan);
  * channels, sample type, max_value and shift, rows that start on a whole
  * sample (u16/f32 data and stride), and must not overlap.  n_threads <= 0
  * picks the number of online processors.  map may be NULL (filter every
- * channel).
+ * channel).  A plan across time (radius_t > 0) is refused: it needs its
+ * window (cudaconv_cpu_run_frame_window).
  * Synchronous. */
 CudaConvStatus cudaconv_cpu_run (const CudaConvPlan * plan,
     const CudaConvImage * src, const CudaConvImage * dst,
     const CudaConvChannelMap * map, int n_threads, CudaConvError * err);
 
-/* A whole frame on the CPU: both frames in host memory. */
+/* A whole frame on the CPU: both frames in host memory.  A frame plan
+ * across time (cudaconv_frame_plan_temporal_radius > 0) is refused, here
+ * and in cudaconv_cuda_run_frame: it needs its window. */
 CudaConvStatus cudaconv_cpu_run_frame (const CudaConvFramePlan * plan,
     const CudaConvFrame * src, const CudaConvFrame * dst, int n_threads,
     CudaConvError * err);
@@ -552,7 +557,8 @@ typedef struct
 } CudaConvRegion;
 
 /* One frame's regions and how to filter them.  Every plan must have the
- * same planes (sizes, channels, types) as plans[0]. */
+ * same planes (sizes, channels, types) as plans[0], and filter one frame
+ * (temporal radius 0). */
 typedef struct
 {
   CudaConvRegionMode mode;

@@ -33,6 +33,8 @@ cudaconv_filter_desc_init (CudaConvFilterDesc * desc, CudaConvKind kind)
   desc->amount = 1.0;
   desc->scale = 1.0;
   desc->border = CUDACONV_BORDER_REFLECT_101;
+  desc->radius_t = 0;           /* one frame: a 2-D filter */
+  desc->sigma_t = 0;
 }
 
 double
@@ -167,19 +169,11 @@ validate_matrix (const CudaConvFilterDesc * desc, CudaConvError * err)
   return CUDACONV_OK;
 }
 
-CudaConvStatus
-cudaconv_filter_desc_validate (const CudaConvFilterDesc * desc,
-    CudaConvError * err)
+/* Everything but time: the kind and its spatial fields. */
+static CudaConvStatus
+validate_space (const CudaConvFilterDesc * desc, CudaConvError * err)
 {
   CudaConvStatus s;
-
-  if (desc == NULL)
-    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-        "no filter description");
-  if ((unsigned) desc->border > CUDACONV_BORDER_CONSTANT)
-    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-        "border %d is not a border mode (0 to %d)", (int) desc->border,
-        CUDACONV_BORDER_CONSTANT);
 
   switch (desc->kind) {
     case CUDACONV_KIND_SHARPEN:
@@ -213,6 +207,59 @@ cudaconv_filter_desc_validate (const CudaConvFilterDesc * desc,
   return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
       "kind %d is not a filter kind (0 to %d)", (int) desc->kind,
       CUDACONV_KIND_PIXELATE);
+}
+
+/* radius_t and sigma_t, for a description whose kind is valid: the kinds
+ * that have a meaning across time (cudaconv.h) take T, the others none. */
+static CudaConvStatus
+validate_time (const CudaConvFilterDesc * desc, CudaConvError * err)
+{
+  int t = desc->radius_t;
+
+  if (t < 0 || t > CUDACONV_MAX_TEMPORAL_RADIUS)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "temporal radius %d is out of range: valid values are 0 to %d", t,
+        CUDACONV_MAX_TEMPORAL_RADIUS);
+  switch (desc->kind) {
+    case CUDACONV_KIND_GAUSSIAN:
+    case CUDACONV_KIND_SHARPEN:
+      return check_value ("temporal sigma", desc->sigma_t, 0,
+          CUDACONV_MAX_SIGMA, err);
+    case CUDACONV_KIND_BOX:
+      return CUDACONV_OK;
+    case CUDACONV_KIND_LAPLACIAN:
+      if (t <= 1)
+        return CUDACONV_OK;
+      return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+          "temporal radius %d is not valid for laplacian: valid values are "
+          "0 and 1 (the 7-point form)", t);
+    default:
+      if (t == 0)
+        return CUDACONV_OK;
+      return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+          "temporal radius %d is not valid for %s: it filters one frame at "
+          "a time (temporal radius 0 only)", t,
+          desc->kind == CUDACONV_KIND_SOBEL ? "sobel" :
+          desc->kind == CUDACONV_KIND_CUSTOM ? "a custom matrix" : "pixelate");
+  }
+}
+
+CudaConvStatus
+cudaconv_filter_desc_validate (const CudaConvFilterDesc * desc,
+    CudaConvError * err)
+{
+  CudaConvStatus s;
+
+  if (desc == NULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "no filter description");
+  if ((unsigned) desc->border > CUDACONV_BORDER_CONSTANT)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "border %d is not a border mode (0 to %d)", (int) desc->border,
+        CUDACONV_BORDER_CONSTANT);
+  if ((s = validate_space (desc, err)) != CUDACONV_OK)
+    return s;
+  return validate_time (desc, err);
 }
 
 /* ------------------------------------------------------------- building */
@@ -363,16 +410,40 @@ plan_custom (const CudaConvFilterDesc * desc, CudaConvError * err)
   return plan;
 }
 
-CudaConvPlan *
-cudaconv_plan_new (const CudaConvFilterDesc * desc, CudaConvError * err)
+/* Gives a 2-D plan of gaussian, sharpen or box its temporal taps (the
+ * kinds whose time is a weighted sum of the window): a normalised gaussian
+ * over 2 radius_t + 1 frames, or the mean.  Frees the plan on failure. */
+static CudaConvPlan *
+plan_add_time (CudaConvPlan * plan, const CudaConvFilterDesc * desc,
+    CudaConvError * err)
+{
+  int t = desc->radius_t, n = 2 * desc->radius_t + 1;
+
+  if (plan == NULL || t == 0)
+    return plan;
+  plan->taps_t = calloc (n, sizeof (double));
+  if (plan->taps_t == NULL) {
+    cudaconv_plan_free (plan);
+    cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY, "out of memory");
+    return NULL;
+  }
+  plan->radius_t = t;
+  if (desc->kind == CUDACONV_KIND_BOX) {
+    for (int i = 0; i < n; i++)
+      plan->taps_t[i] = 1.0 / n;
+  } else {
+    gaussian_taps (plan->taps_t, t, desc->sigma_t);
+  }
+  return plan;
+}
+
+/* The plan of one frame: every kind in two dimensions, as always. */
+static CudaConvPlan *
+plan_space (const CudaConvFilterDesc * desc, CudaConvError * err)
 {
   CudaConvPlan *plan;
-  int no_footprint;
+  int no_footprint = desc->radius_x == 0 && desc->radius_y == 0;
 
-  if (cudaconv_filter_desc_validate (desc, err) != CUDACONV_OK)
-    return NULL;
-
-  no_footprint = desc->radius_x == 0 && desc->radius_y == 0;
   switch (desc->kind) {
     case CUDACONV_KIND_GAUSSIAN:
       if (no_footprint)
@@ -416,6 +487,44 @@ cudaconv_plan_new (const CudaConvFilterDesc * desc, CudaConvError * err)
   return NULL;
 }
 
+/* The plan of a filter across time (radius_t > 0, validated).  Spatial
+ * radius 0 keeps IDENTITY as the spatial op, but its taps_t make it the
+ * window's weighted sum; sharpen then needs the UNSHARP op itself (with
+ * the single spatial tap 1), since its "in" is frame t, not the sum. */
+static CudaConvPlan *
+plan_space_time (const CudaConvFilterDesc * desc, CudaConvError * err)
+{
+  CudaConvPlan *plan;
+
+  switch (desc->kind) {
+    case CUDACONV_KIND_LAPLACIAN:
+      /* the 7-point form: no taps, T = 1 */
+      plan = plan_space (desc, err);
+      if (plan != NULL)
+        plan->radius_t = desc->radius_t;
+      return plan;
+    case CUDACONV_KIND_SHARPEN:
+      /* amount 0 is in + 0: frame t alone */
+      if (desc->amount == 0)
+        return plan_alloc (desc, CUDACONV_OP_IDENTITY, 0, 0, err);
+      return plan_add_time (plan_gaussian (desc, CUDACONV_OP_UNSHARP, err),
+          desc, err);
+    default:
+      /* gaussian and box */
+      return plan_add_time (plan_space (desc, err), desc, err);
+  }
+}
+
+CudaConvPlan *
+cudaconv_plan_new (const CudaConvFilterDesc * desc, CudaConvError * err)
+{
+  if (cudaconv_filter_desc_validate (desc, err) != CUDACONV_OK)
+    return NULL;
+  if (desc->radius_t > 0)
+    return plan_space_time (desc, err);
+  return plan_space (desc, err);
+}
+
 void
 cudaconv_plan_free (CudaConvPlan * plan)
 {
@@ -424,5 +533,6 @@ cudaconv_plan_free (CudaConvPlan * plan)
   free (plan->taps_x);
   free (plan->taps_y);
   free (plan->mask);
+  free (plan->taps_t);
   free (plan);
 }

@@ -67,19 +67,35 @@ check_plane (const CudaConvPlaneDesc * desc, CudaConvImage * geometry,
   return CUDACONV_OK;
 }
 
+/* 1 when the plan's output is its input: IDENTITY on frame t alone (with
+ * taps_t, IDENTITY is the window's weighted sum). */
+static int
+plan_is_identity (const CudaConvPlan * plan)
+{
+  return plan->op == CUDACONV_OP_IDENTITY && plan->radius_t == 0;
+}
+
+static int
+count_action (const CudaConvChannelMap * map, int channels,
+    CudaConvChannelAction action)
+{
+  int n = 0;
+
+  for (int c = 0; c < channels; c++)
+    n += map->action[c] == action;
+  return n;
+}
+
 static PlaneJob
 plane_job (const CudaConvChannelMap * map, int channels,
     const CudaConvPlan * plan)
 {
-  int n_filter = 0, n_fill = 0;
+  int n_filter = count_action (map, channels, CUDACONV_CHANNEL_FILTER);
+  int n_fill = count_action (map, channels, CUDACONV_CHANNEL_FILL);
 
-  for (int c = 0; c < channels; c++) {
-    n_filter += map->action[c] == CUDACONV_CHANNEL_FILTER;
-    n_fill += map->action[c] == CUDACONV_CHANNEL_FILL;
-  }
   if (n_fill == channels)
     return JOB_FILL;
-  if (n_fill == 0 && (n_filter == 0 || plan->op == CUDACONV_OP_IDENTITY))
+  if (n_fill == 0 && (n_filter == 0 || plan_is_identity (plan)))
     return JOB_COPY;
   return JOB_FILTER;
 }
@@ -108,17 +124,54 @@ build_plane (const CudaConvPlaneDesc * desc, FramePlane * plane,
     return err != NULL ? err->status : CUDACONV_ERROR_INVALID;
   plane->map = desc->map;
   plane->job = plane_job (&plane->map, desc->channels, plane->plan);
-  if (plane->job == JOB_FILTER)
+  /* a plane that copies some channels and fills the others reads frame t
+   * alone: it must not take part in the frame's temporal radius */
+  if (plane->job == JOB_FILTER && (plane->plan->radius_t == 0 ||
+          count_action (&plane->map, desc->channels,
+              CUDACONV_CHANNEL_FILTER) > 0))
     return CUDACONV_OK;
 
   if (plane->job == JOB_COPY)
     for (int c = 0; c < CUDACONV_MAX_CHANNELS; c++)
       plane->map.action[c] = CUDACONV_CHANNEL_COPY;
-  if (plane->plan->op != CUDACONV_OP_IDENTITY) {
+  if (!plan_is_identity (plane->plan)) {
     cudaconv_plan_free (plane->plan);
     plane->plan = identity_plan (err);
     if (plane->plan == NULL)
       return err != NULL ? err->status : CUDACONV_ERROR_INVALID;
+  }
+  return CUDACONV_OK;
+}
+
+/* 1 when the plane's output depends on its filter: filtered channels of a
+ * plan other than the 2-D identity. */
+static int
+plane_filters (const FramePlane * plane)
+{
+  return plane->job == JOB_FILTER && !plan_is_identity (plane->plan);
+}
+
+/* Every plane that filters reads the same window of frames (cudaconv.h,
+ * "time"): one temporal radius for all of them. */
+static CudaConvStatus
+check_same_time (const CudaConvFramePlan * plan, CudaConvError * err)
+{
+  int first = -1;
+
+  for (int p = 0; p < plan->n_planes; p++) {
+    int t = plan->planes[p].plan->radius_t;
+
+    if (!plane_filters (&plan->planes[p]))
+      continue;
+    if (first < 0) {
+      first = p;
+    } else if (t != plan->planes[first].plan->radius_t) {
+      return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+          "planes %d and %d filter across different windows of frames "
+          "(temporal radius %d and %d): every plane that filters must have "
+          "the same temporal radius", first, p,
+          plan->planes[first].plan->radius_t, t);
+    }
   }
   return CUDACONV_OK;
 }
@@ -153,6 +206,10 @@ cudaconv_frame_plan_new (const CudaConvFrameDesc * desc, CudaConvError * err)
       return NULL;
     }
   }
+  if (check_same_time (plan, err) != CUDACONV_OK) {
+    cudaconv_frame_plan_free (plan);
+    return NULL;
+  }
   return plan;
 }
 
@@ -173,6 +230,19 @@ cudaconv_frame_plan_is_identity (const CudaConvFramePlan * plan)
     if (plan->planes[p].job != JOB_COPY)
       return 0;
   return 1;
+}
+
+int
+cudaconv_frame_plan_temporal_radius (const CudaConvFramePlan * plan)
+{
+  /* planes that do not filter carry a plan of radius 0, and the others
+   * share theirs (check_same_time) */
+  int t = 0;
+
+  for (int p = 0; p < plan->n_planes; p++)
+    if (plan->planes[p].plan->radius_t > t)
+      t = plan->planes[p].plan->radius_t;
+  return t;
 }
 
 /* ------------------------------------------------------------- running */
@@ -204,6 +274,20 @@ frame_plane_images (const CudaConvFramePlan * plan, int p,
   if (s != CUDACONV_OK)
     return s;
   return plane_image (plan, p, dst, "destination", out, err);
+}
+
+/* A plan across time needs its window: one frame would silently give
+ * another result. */
+static CudaConvStatus
+check_one_frame (const CudaConvFramePlan * plan, CudaConvError * err)
+{
+  int t = cudaconv_frame_plan_temporal_radius (plan);
+
+  if (t == 0)
+    return CUDACONV_OK;
+  return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+      "the frame plan filters across %d frames (temporal radius %d): run it "
+      "on a window of frames (cudaconv_*_run_frame_window)", 2 * t + 1, t);
 }
 
 CudaConvStatus
@@ -281,7 +365,7 @@ cudaconv_cpu_run_frame (const CudaConvFramePlan * plan,
 {
   CudaConvStatus s = frame_check (plan, src, dst, err);
 
-  if (s != CUDACONV_OK)
+  if (s != CUDACONV_OK || (s = check_one_frame (plan, err)) != CUDACONV_OK)
     return s;
   if (src->memory != CUDACONV_MEMORY_HOST ||
       dst->memory != CUDACONV_MEMORY_HOST)
@@ -313,7 +397,7 @@ cudaconv_cuda_run_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
   int queued = 0;
   CudaConvStatus s = frame_check (plan, src, dst, err);
 
-  if (s != CUDACONV_OK)
+  if (s != CUDACONV_OK || (s = check_one_frame (plan, err)) != CUDACONV_OK)
     return s;
   on_host = src->memory == CUDACONV_MEMORY_HOST &&
       dst->memory == CUDACONV_MEMORY_HOST;

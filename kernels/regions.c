@@ -83,6 +83,12 @@ cudaconv_region_job_validate (const CudaConvRegionJob * job,
           "frame plan %d has other planes than plan 0: every plan of a "
           "region job must have the same sizes, channels and sample types",
           i);
+    /* regions filter one frame: a plan across time would lose its window */
+    if (cudaconv_frame_plan_temporal_radius (job->plans[i]) > 0)
+      return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+          "frame plan %d filters across time (temporal radius %d): regions "
+          "take plans of one frame only (temporal radius 0)", i,
+          cudaconv_frame_plan_temporal_radius (job->plans[i]));
   }
   if (job->mode == CUDACONV_REGIONS_INSIDE) {
     for (int k = 0; k < job->n_regions; k++)
