@@ -674,8 +674,11 @@ GST_START_TEST (test_t_change)
        * with it */
       do {
         random_params (&params, CUDACONV_MAX_TEMPORAL_RADIUS);
-        if (tu_rng_int (&rng, 0, 3) == 0)
+        if (tu_rng_int (&rng, 0, 3) == 0) {
           params.temporal_radius = 0;
+          /* radius 0 would be passthrough */
+          params.radius = MAX (params.radius, 1);
+        }
       } while (params.temporal_radius == old_t);
       apply (h, &params);
     }
