@@ -146,6 +146,59 @@
  * ]| Pixelates every face in blocks of a fifth of its size, whatever its
  * size.
  *
+ * ## Filtering across time
+ * With #GstCudaConvFilter:temporal-radius T above 0, output frame t
+ * combines input frames t - T .. t + T: gaussian multiplies the 2-D
+ * Gaussian by a temporal one of 2 T + 1 taps
+ * (#GstCudaConvFilter:temporal-sigma, 0: OpenCV's rule applied to T),
+ * normalised; box is the mean over (2 radius + 1)^2 x (2 T + 1) samples;
+ * sharpen is out = in + amount (in - that 3-D Gaussian), in being frame
+ * t; laplacian takes T = 1 only, scale x |7-point Laplacian| (centre -6,
+ * the four spatial and two temporal neighbours 1); sobel, custom, pixelate
+ * and the region modes take T = 0 only.  radius=0 with T above 0 filters
+ * across time alone.  Every YUV plane uses the same T; alpha passes
+ * unchanged; borders apply to x and y only.
+ *
+ * Output t leaves when frame t + T has arrived, with frame t's
+ * timestamps, flags and metas, so the LATENCY query adds T frame
+ * durations (nothing at a frame rate of 0/1).  The window ends at EOS, at
+ * new caps, a segment, stream-start or gap event, a drain query, a
+ * DISCONT buffer, before passthrough starts and before the element adopts
+ * another CUDA context: every held frame is output, in order, the missing
+ * future frames being the last frame repeated.  The next frame starts a
+ * window as at the start of the stream: the missing past frames are the
+ * first frame repeated.  A flush drops the held frames without output and
+ * restarts the window too.  So every frame in gives one frame out, except
+ * those a flush drops.  Other serialized events (tags, ...) go downstream
+ * at once, ahead of the held frames.
+ *
+ * A change of temporal-radius applies from the first buffer that arrives
+ * after it: the frames taken before that buffer are all output first,
+ * with the old T and the last of them repeated as their future; that
+ * buffer starts a new window with the new T, its past being itself
+ * repeated.  The other filter properties (temporal-sigma, radius, ...)
+ * apply to the outputs made after the change: output t is made when frame
+ * t + T arrives, so a change made before frame n arrives applies from
+ * output n - T on.  A property change that would make kernel,
+ * temporal-radius and region-mode a combination the filter does not take
+ * (sobel, custom or pixelate with T above 0, laplacian with T above 1, a
+ * region mode with T above 0) is refused with a warning naming the value
+ * and what is valid, and changes nothing: set temporal-radius to 0 before
+ * switching to such a kernel or region mode.
+ *
+ * With T above 0 each output is finished before the element returns
+ * (#GstCudaConvFilter:frames-in-flight counts as 1: keeping frames in
+ * flight across time is not supported).  The element holds 2 T input
+ * buffers between buffers and asks upstream's pool for that many more.
+ * On the GPU, frames in CUDA memory are read where they are, and each
+ * frame in system memory is uploaded once while the window slides over it;
+ * the copies are freed when the window restarts and at stop.
+ *
+ * |[
+ * gst-launch-1.0 videotestsrc ! cudaconvfilter kernel=gaussian radius=2 temporal-radius=2 ! videoconvert ! autovideosink
+ * ]| Denoises: each output pixel is a Gaussian-weighted mean over 5x5
+ * pixels of five frames, at two frames of latency.
+ *
  * ## Choosing values
  * The radius sets the footprint (2 radius + 1 pixels across) and the cost of
  * the Gaussian and sharpen filters; sigma sets how strong the blur is.
