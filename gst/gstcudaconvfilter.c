@@ -192,7 +192,10 @@
  * buffers between buffers and asks upstream's pool for that many more.
  * On the GPU, frames in CUDA memory are read where they are, and each
  * frame in system memory is uploaded once while the window slides over it;
- * the copies are freed when the window restarts and at stop.
+ * the copies are freed when the window restarts and at stop.  QoS (on by
+ * default, as in every #GstVideoFilter) drops a frame judged too late
+ * before the element sees it, so its neighbours meet in the window: set
+ * qos=false where every frame counts.
  *
  * |[
  * gst-launch-1.0 videotestsrc ! cudaconvfilter kernel=gaussian radius=2 temporal-radius=2 ! videoconvert ! autovideosink
