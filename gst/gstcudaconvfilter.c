@@ -146,6 +146,62 @@
  * ]| Pixelates every face in blocks of a fifth of its size, whatever its
  * size.
  *
+ * ## Filtering across time
+ * With #GstCudaConvFilter:temporal-radius T above 0, output frame t
+ * combines input frames t - T .. t + T: gaussian multiplies the 2-D
+ * Gaussian by a temporal one of 2 T + 1 taps
+ * (#GstCudaConvFilter:temporal-sigma, 0: OpenCV's rule applied to T),
+ * normalised; box is the mean over (2 radius + 1)^2 x (2 T + 1) samples;
+ * sharpen is out = in + amount (in - that 3-D Gaussian), in being frame
+ * t; laplacian takes T = 1 only, scale x |7-point Laplacian| (centre -6,
+ * the four spatial and two temporal neighbours 1); sobel, custom, pixelate
+ * and the region modes take T = 0 only.  radius=0 with T above 0 filters
+ * across time alone.  Every YUV plane uses the same T; alpha passes
+ * unchanged; borders apply to x and y only.
+ *
+ * Output t leaves when frame t + T has arrived, with frame t's
+ * timestamps, flags and metas, so the LATENCY query adds T frame
+ * durations (nothing at a frame rate of 0/1).  The window ends at EOS, at
+ * new caps, a segment, stream-start or gap event, a drain query, a
+ * DISCONT buffer, before passthrough starts and before the element adopts
+ * another CUDA context: every held frame is output, in order, the missing
+ * future frames being the last frame repeated.  The next frame starts a
+ * window as at the start of the stream: the missing past frames are the
+ * first frame repeated.  A flush drops the held frames without output and
+ * restarts the window too.  So every frame in gives one frame out, except
+ * those a flush drops.  Other serialized events (tags, ...) go downstream
+ * at once, ahead of the held frames.
+ *
+ * A change of temporal-radius applies from the first buffer that arrives
+ * after it: the frames taken before that buffer are all output first,
+ * with the old T and the last of them repeated as their future; that
+ * buffer starts a new window with the new T, its past being itself
+ * repeated.  The other filter properties (temporal-sigma, radius, ...)
+ * apply to the outputs made after the change: output t is made when frame
+ * t + T arrives, so a change made before frame n arrives applies from
+ * output n - T on.  A property change that would make kernel,
+ * temporal-radius and region-mode a combination the filter does not take
+ * (sobel, custom or pixelate with T above 0, laplacian with T above 1, a
+ * region mode with T above 0) is refused with a warning naming the value
+ * and what is valid, and changes nothing: set temporal-radius to 0 before
+ * switching to such a kernel or region mode.
+ *
+ * With T above 0 each output is finished before the element returns
+ * (#GstCudaConvFilter:frames-in-flight counts as 1: keeping frames in
+ * flight across time is not supported).  The element holds 2 T input
+ * buffers between buffers and asks upstream's pool for that many more.
+ * On the GPU, frames in CUDA memory are read where they are, and each
+ * frame in system memory is uploaded once while the window slides over it;
+ * the copies are freed when the window restarts and at stop.  QoS (on by
+ * default, as in every #GstVideoFilter) drops a frame judged too late
+ * before the element sees it, so its neighbours meet in the window: set
+ * qos=false where every frame counts.
+ *
+ * |[
+ * gst-launch-1.0 videotestsrc ! cudaconvfilter kernel=gaussian radius=2 temporal-radius=2 ! videoconvert ! autovideosink
+ * ]| Denoises: each output pixel is a Gaussian-weighted mean over 5x5
+ * pixels of five frames, at two frames of latency.
+ *
  * ## Choosing values
  * The radius sets the footprint (2 radius + 1 pixels across) and the cost of
  * the Gaussian and sharpen filters; sigma sets how strong the blur is.
@@ -171,6 +227,7 @@
 #include "gstcudaconvmemory.h"
 #include "gstcudaconvplanes.h"
 #include "gstcudaconvregions.h"
+#include "gstcudaconvwindow.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_conv_filter_debug);
 #define GST_CAT_DEFAULT gst_cuda_conv_filter_debug
@@ -238,6 +295,14 @@ struct _GstCudaConvFilter
   GstCudaConvSettings plan_settings;
   GHashTable *scaled_plans;     /* radius -> CudaConvFramePlan */
 
+  /* filters across time: properties, under the object lock */
+  guint temporal_radius;
+  gdouble temporal_sigma;
+  /* streaming thread: the frames held for outputs to come (temporal
+   * plans), and the id of the last frame taken (ids are never reused) */
+  GstCudaConvWindow *window;
+  CudaConvFrameId frame_serial;
+
   /* property, under the object lock */
   guint frames_in_flight;       /* 0: automatic */
   /* streaming thread: frames in flight (GstCudaConvFlight), oldest first */
@@ -290,6 +355,8 @@ static gboolean gst_cuda_conv_filter_transform_meta (GstBaseTransform *
     trans, GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
 static GstFlowReturn gst_cuda_conv_filter_drain (GstCudaConvFilter * self,
     gboolean push);
+static GstFlowReturn gst_cuda_conv_filter_window_drain (GstCudaConvFilter *
+    self, gboolean push);
 static void gst_cuda_conv_filter_keep_drain_error (GstCudaConvFilter * self,
     GstFlowReturn ret);
 static guint gst_cuda_conv_filter_flight_limit (GstCudaConvFilter * self);
@@ -319,7 +386,9 @@ enum
   PROP_REGION_MARGIN,
   PROP_REGION_FEATHER,
   PROP_REGIONS,
-  PROP_REGION_SCALE
+  PROP_REGION_SCALE,
+  PROP_TEMPORAL_RADIUS,
+  PROP_TEMPORAL_SIGMA
 };
 
 #define DEFAULT_KERNEL GST_CUDA_CONV_FILTER_KERNEL_GAUSSIAN
@@ -352,6 +421,10 @@ enum
 /* plans for scaled radii kept between frames; more are dropped at the next
  * frame (a frame's own are always built) */
 #define MAX_SCALED_PLANS 64
+/* 0: each frame filtered alone */
+#define DEFAULT_TEMPORAL_RADIUS 0
+/* 0: from the temporal radius, OpenCV's rule */
+#define DEFAULT_TEMPORAL_SIGMA 0.0
 
 #define FILTER_PARAM_FLAGS (G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS | \
     GST_PARAM_CONTROLLABLE | GST_PARAM_MUTABLE_PLAYING)
@@ -500,6 +573,21 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
           "everywhere.  Gaussian, box, sharpen and pixelate only", 0.0, 1.0,
           DEFAULT_REGION_SCALE, FILTER_PARAM_FLAGS));
 
+  g_object_class_install_property (gobject_class, PROP_TEMPORAL_RADIUS,
+      g_param_spec_uint ("temporal-radius", "Temporal radius",
+          "Frames on each side of a frame that its output combines (2 "
+          "temporal-radius + 1 in all), adding that many frames of latency; "
+          "0 filters each frame alone.  Gaussian, box and sharpen take 0 to "
+          "8, laplacian 0 or 1, sobel, custom, pixelate and the region modes "
+          "0 only", 0, CUDACONV_MAX_TEMPORAL_RADIUS, DEFAULT_TEMPORAL_RADIUS,
+          FILTER_PARAM_FLAGS));
+  g_object_class_install_property (gobject_class, PROP_TEMPORAL_SIGMA,
+      g_param_spec_double ("temporal-sigma", "Temporal sigma",
+          "Standard deviation in frames of the gaussian and sharpen weights "
+          "across time; 0 derives it from temporal-radius like OpenCV: 0.3 "
+          "(temporal-radius - 1) + 0.8", 0.0, CUDACONV_MAX_SIGMA,
+          DEFAULT_TEMPORAL_SIGMA, FILTER_PARAM_FLAGS));
+
   gst_element_class_set_static_metadata (element_class,
       "CUDA convolution filter", "Filter/Effect/Video",
       "Blurs, sharpens, pixelates, finds edges or applies a custom matrix "
@@ -571,6 +659,9 @@ gst_cuda_conv_filter_init (GstCudaConvFilter * self)
   self->regions = g_array_new (FALSE, FALSE, sizeof (GstCudaConvRect));
   self->region_scale = DEFAULT_REGION_SCALE;
   self->regions_changed = TRUE;
+  self->temporal_radius = DEFAULT_TEMPORAL_RADIUS;
+  self->temporal_sigma = DEFAULT_TEMPORAL_SIGMA;
+  self->window = gst_cuda_conv_window_new ();
   self->rg_types = g_array_new (FALSE, FALSE, sizeof (GQuark));
   self->rg_fixed = g_array_new (FALSE, FALSE, sizeof (GstCudaConvRect));
   self->rg_regions = g_array_new (FALSE, FALSE, sizeof (CudaConvRegion));
@@ -608,6 +699,7 @@ gst_cuda_conv_filter_finalize (GObject * object)
   g_ptr_array_unref (self->rg_plans);
   g_hash_table_unref (self->rg_plan_index);
   g_hash_table_unref (self->scaled_plans);
+  gst_cuda_conv_window_free (self->window);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -732,6 +824,96 @@ gst_cuda_conv_filter_parse_region_types (GstCudaConvFilter * self,
   return names;
 }
 
+/* The largest temporal-radius a kernel takes (cudaconv.h's rules). */
+static guint
+gst_cuda_conv_filter_max_temporal_radius (GstCudaConvFilterKernel kernel)
+{
+  switch (kernel) {
+    case GST_CUDA_CONV_FILTER_KERNEL_GAUSSIAN:
+    case GST_CUDA_CONV_FILTER_KERNEL_BOX:
+    case GST_CUDA_CONV_FILTER_KERNEL_SHARPEN:
+      return CUDACONV_MAX_TEMPORAL_RADIUS;
+    case GST_CUDA_CONV_FILTER_KERNEL_LAPLACIAN:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+static const gchar *
+gst_cuda_conv_filter_enum_nick (GType type, gint value)
+{
+  GEnumClass *klass = g_type_class_ref (type);
+  GEnumValue *v = g_enum_get_value (klass, value);
+  const gchar *nick = v != NULL ? v->value_nick : "?";
+
+  /* the class of a registered enum type is never freed */
+  g_type_class_unref (klass);
+  return nick;
+}
+
+/* The rules between kernel, temporal-radius and region-mode, which no
+ * param spec can express: NULL when setting prop_id to value keeps them,
+ * else why not, naming the value and what is valid (to free).  Like the
+ * other refusals, the value that would break them is refused, whichever
+ * comes second: set temporal-radius to 0 before a kernel or region mode
+ * that takes none.  Call with the object lock held. */
+static gchar *
+gst_cuda_conv_filter_check_time (GstCudaConvFilter * self, guint prop_id,
+    const GValue * value)
+{
+  GstCudaConvFilterKernel kernel = self->kernel;
+  GstCudaConvFilterRegionMode mode = self->region_mode;
+  guint t = self->temporal_radius, max_t;
+  const gchar *knick, *mnick;
+  const gchar *valid = "gaussian, box and sharpen take temporal-radius 0 to "
+      G_STRINGIFY (CUDACONV_MAX_TEMPORAL_RADIUS) ", laplacian 0 or 1, sobel, "
+      "custom and pixelate 0 only";
+
+  switch (prop_id) {
+    case PROP_KERNEL:
+      kernel = g_value_get_enum (value);
+      break;
+    case PROP_TEMPORAL_RADIUS:
+      t = g_value_get_uint (value);
+      break;
+    case PROP_REGION_MODE:
+      mode = g_value_get_enum (value);
+      break;
+    default:
+      return NULL;
+  }
+  if (t == 0)
+    return NULL;
+
+  knick = gst_cuda_conv_filter_enum_nick (GST_TYPE_CUDA_CONV_FILTER_KERNEL,
+      kernel);
+  max_t = gst_cuda_conv_filter_max_temporal_radius (kernel);
+  if (t > max_t && prop_id == PROP_TEMPORAL_RADIUS && max_t == 0)
+    return g_strdup_printf ("temporal-radius %u is invalid with kernel=%s: "
+        "valid values are 0 only with it (%s)", t, knick, valid);
+  if (t > max_t && prop_id == PROP_TEMPORAL_RADIUS)
+    return g_strdup_printf ("temporal-radius %u is invalid with kernel=%s: "
+        "valid values are 0 to %u with it (%s)", t, knick, max_t, valid);
+  if (t > max_t)
+    return g_strdup_printf ("kernel=%s is invalid with temporal-radius %u: "
+        "valid values are the kernels that take it (%s); set "
+        "temporal-radius first", knick, t, valid);
+
+  if (mode == GST_CUDA_CONV_FILTER_REGION_MODE_FRAME)
+    return NULL;
+  mnick = gst_cuda_conv_filter_enum_nick
+      (GST_TYPE_CUDA_CONV_FILTER_REGION_MODE, mode);
+  if (prop_id == PROP_TEMPORAL_RADIUS)
+    return g_strdup_printf ("temporal-radius %u is invalid with "
+        "region-mode=%s: valid values are 0 with the region modes (they "
+        "filter one frame at a time), 0 to %u with region-mode=frame", t,
+        mnick, max_t);
+  return g_strdup_printf ("region-mode=%s is invalid with temporal-radius "
+      "%u: valid values are frame only while temporal-radius is above 0; "
+      "set temporal-radius=0 first", mnick, t);
+}
+
 static void
 gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
@@ -742,6 +924,7 @@ gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
   gchar **types = NULL;
   gint side = 0;
   gboolean started;
+  gchar *why;
 
   /* GLib has checked ranges and enum values; these rules it cannot
    * express.  Before taking the lock: warnings run user log handlers. */
@@ -778,6 +961,14 @@ gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
   }
 
   GST_OBJECT_LOCK (self);
+  why = gst_cuda_conv_filter_check_time (self, prop_id, value);
+  if (why != NULL) {
+    GST_OBJECT_UNLOCK (self);
+    g_warning ("%s: %s; keeping the previous value", GST_OBJECT_NAME (self),
+        why);
+    g_free (why);
+    return;
+  }
   switch (prop_id) {
     case PROP_KERNEL:
       self->kernel = g_value_get_enum (value);
@@ -837,6 +1028,12 @@ gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
     case PROP_REGION_SCALE:
       self->region_scale = g_value_get_double (value);
       break;
+    case PROP_TEMPORAL_RADIUS:
+      self->temporal_radius = g_value_get_uint (value);
+      break;
+    case PROP_TEMPORAL_SIGMA:
+      self->temporal_sigma = g_value_get_double (value);
+      break;
     default:
       GST_OBJECT_UNLOCK (self);
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -852,9 +1049,10 @@ gst_cuda_conv_filter_set_property (GObject * object, guint prop_id,
     self->settings_changed = TRUE;
   started = self->started;
   GST_OBJECT_UNLOCK (self);
-  /* region mode runs one frame at a time: the flight limit may change */
-  if ((prop_id == PROP_FRAMES_IN_FLIGHT || prop_id == PROP_REGION_MODE) &&
-      started) {
+  /* region mode and filters across time run one frame at a time: the
+   * flight limit may change, and the frames the window holds */
+  if ((prop_id == PROP_FRAMES_IN_FLIGHT || prop_id == PROP_REGION_MODE ||
+          prop_id == PROP_TEMPORAL_RADIUS) && started) {
     /* the latency changes, and the pools must hold the frames in flight */
     gst_element_post_message (GST_ELEMENT (self),
         gst_message_new_latency (GST_OBJECT (self)));
@@ -946,6 +1144,12 @@ gst_cuda_conv_filter_get_property (GObject * object, guint prop_id,
     case PROP_REGION_SCALE:
       g_value_set_double (value, self->region_scale);
       break;
+    case PROP_TEMPORAL_RADIUS:
+      g_value_set_uint (value, self->temporal_radius);
+      break;
+    case PROP_TEMPORAL_SIGMA:
+      g_value_set_double (value, self->temporal_sigma);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -973,6 +1177,8 @@ gst_cuda_conv_filter_read_settings (GstCudaConvFilter * self,
   settings->matrix_side = self->matrix_side;
   settings->divisor = self->divisor;
   settings->offset = self->offset;
+  settings->temporal_radius = (gint) self->temporal_radius;
+  settings->temporal_sigma = self->temporal_sigma;
 }
 
 /* ----------------------------------------------------------- start, stop */
@@ -1072,6 +1278,7 @@ gst_cuda_conv_filter_stop (GstBaseTransform * trans)
 
   /* streaming has stopped; the frames need the backend to finish */
   gst_cuda_conv_filter_drain (self, FALSE);
+  gst_cuda_conv_filter_window_drain (self, FALSE);
   self->drain_ret = GST_FLOW_OK;
   gst_cuda_conv_filter_free_plan (self);
   gst_cuda_conv_gpu_close (self->gpu);
@@ -1098,10 +1305,11 @@ gst_cuda_conv_filter_set_context (GstElement * element, GstContext * context)
   GST_ELEMENT_CLASS (parent_class)->set_context (element, context);
 }
 
-/* Upstream's latency plus the frames held in flight: limit - 1 frame
- * durations at the negotiated frame rate.  Without a frame rate (0/1)
- * nothing is added: a held frame waits for later ones, and when they come
- * no figure says (the automatic limit is then 1). */
+/* Upstream's latency plus the frames held: limit - 1 frame durations in
+ * flight and temporal-radius for the window (output t leaves when frame
+ * t + T arrives), at the negotiated frame rate.  Without a frame rate
+ * (0/1) nothing is added: a held frame waits for later ones, and when they
+ * come no figure says (the automatic limit is then 1). */
 static gboolean
 gst_cuda_conv_filter_latency (GstCudaConvFilter * self, GstQuery * query)
 {
@@ -1110,6 +1318,10 @@ gst_cuda_conv_filter_latency (GstCudaConvFilter * self, GstQuery * query)
   GstClockTime min, max, added = 0;
   gboolean live;
   guint held = gst_cuda_conv_filter_flight_limit (self) - 1;
+
+  GST_OBJECT_LOCK (self);
+  held += self->temporal_radius;
+  GST_OBJECT_UNLOCK (self);
 
   if (!GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, GST_PAD_SRC,
           query))
@@ -1121,7 +1333,7 @@ gst_cuda_conv_filter_latency (GstCudaConvFilter * self, GstQuery * query)
   else if (held > 0)
     GST_INFO_OBJECT (self, "%u frames held in flight at an unknown frame "
         "rate: no latency added", held);
-  GST_DEBUG_OBJECT (self, "latency of %u frames in flight: %" GST_TIME_FORMAT,
+  GST_DEBUG_OBJECT (self, "latency of %u frames held: %" GST_TIME_FORMAT,
       held, GST_TIME_ARGS (added));
   min += added;
   if (GST_CLOCK_TIME_IS_VALID (max))
@@ -1130,13 +1342,13 @@ gst_cuda_conv_filter_latency (GstCudaConvFilter * self, GstQuery * query)
   return TRUE;
 }
 
-/* Pools must hold the frames in flight besides what their users keep:
- * adds limit - 1 to every pool's minimum (and a limited maximum). */
+/* Pools must hold the frames the element keeps besides what their users
+ * keep: adds held to every pool's minimum (and a limited maximum). */
 static void
 gst_cuda_conv_filter_pools_add_held (GstCudaConvFilter * self,
-    GstQuery * query)
+    GstQuery * query, guint held)
 {
-  guint held = gst_cuda_conv_filter_flight_limit (self) - 1, i;
+  guint i;
 
   for (i = 0; held > 0 && i < gst_query_get_n_allocation_pools (query); i++) {
     GstBufferPool *pool;
@@ -1160,9 +1372,12 @@ gst_cuda_conv_filter_query (GstBaseTransform * trans,
       gst_cuda_conv_gpu_handle_context_query (self->gpu, query))
     return TRUE;
   /* upstream wants every buffer it gave back: the frames in flight first */
-  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN) {
     gst_cuda_conv_filter_keep_drain_error (self,
         gst_cuda_conv_filter_drain (self, TRUE));
+    gst_cuda_conv_filter_keep_drain_error (self,
+        gst_cuda_conv_filter_window_drain (self, TRUE));
+  }
   if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY)
     return gst_cuda_conv_filter_latency (self, query);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction,
@@ -1210,9 +1425,16 @@ gst_cuda_conv_filter_propose_allocation (GstBaseTransform * trans,
   else
     ok = GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
         decide_query, query);
-  /* upstream's buffers are held while their frames are in flight */
-  if (ok && decide_query != NULL)
-    gst_cuda_conv_filter_pools_add_held (self, query);
+  /* upstream's buffers are held while their frames are in flight, and
+   * 2 temporal-radius of them in the window between buffers */
+  if (ok && decide_query != NULL) {
+    guint held = gst_cuda_conv_filter_flight_limit (self) - 1;
+
+    GST_OBJECT_LOCK (self);
+    held += 2 * self->temporal_radius;
+    GST_OBJECT_UNLOCK (self);
+    gst_cuda_conv_filter_pools_add_held (self, query, held);
+  }
   return ok;
 }
 
@@ -1224,7 +1446,8 @@ gst_cuda_conv_filter_decide_allocation (GstBaseTransform * trans,
 
   /* the output buffers of the frames in flight are held too: without room
    * for them the pool would block the streaming thread that frees them */
-  gst_cuda_conv_filter_pools_add_held (self, query);
+  gst_cuda_conv_filter_pools_add_held (self, query,
+      gst_cuda_conv_filter_flight_limit (self) - 1);
   if (self->use_gpu && gst_cuda_conv_memory_decide (self->gpu, query))
     return TRUE;
   return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
@@ -1345,18 +1568,37 @@ gst_cuda_conv_filter_update (GstCudaConvFilter * self)
     return;
 
   if (rebuild) {
-    gst_cuda_conv_filter_free_plan (self);
+    CudaConvFramePlan *plan = NULL;
+    gchar *plan_error = NULL;
+
     if (!gst_cuda_conv_planes_setup (&vfilter->in_info, &settings, &frame,
             &error)) {
-      self->plan_error = g_strdup (error->message);
+      plan_error = g_strdup (error->message);
       g_clear_error (&error);
     } else {
       /* the plan keeps its own copy of the matrix */
-      self->plan = cudaconv_frame_plan_new (&frame, &err);
-      if (self->plan == NULL)
-        self->plan_error = g_strdup (err.message);
+      plan = cudaconv_frame_plan_new (&frame, &err);
+      if (plan == NULL)
+        plan_error = g_strdup (err.message);
     }
     g_free (matrix);
+    /* The frames the window holds were taken under another T (or the new
+     * settings cannot filter): they go out now, under the plan they were
+     * taken with, their missing future frames the newest repeated; the
+     * window restarts with the new T at the next frame.  Other changes
+     * apply to the outputs made from now on. */
+    if (gst_cuda_conv_window_n_held (self->window) > 0 && (plan == NULL ||
+            settings.temporal_radius !=
+            gst_cuda_conv_window_radius (self->window))) {
+      GST_DEBUG_OBJECT (self, "temporal-radius %d -> %d: draining the "
+          "window", gst_cuda_conv_window_radius (self->window),
+          settings.temporal_radius);
+      gst_cuda_conv_filter_keep_drain_error (self,
+          gst_cuda_conv_filter_window_drain (self, TRUE));
+    }
+    gst_cuda_conv_filter_free_plan (self);
+    self->plan = plan;
+    self->plan_error = plan_error;
     self->plan_settings = settings;
     self->plan_settings.matrix = NULL;
     self->plan_valid = TRUE;
@@ -1387,16 +1629,18 @@ static guint
 gst_cuda_conv_filter_flight_limit (GstCudaConvFilter * self)
 {
   GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
-  gboolean regions;
+  gboolean regions, temporal;
   guint n;
 
   GST_OBJECT_LOCK (self);
   n = self->frames_in_flight;
   regions = self->region_mode != GST_CUDA_CONV_FILTER_REGION_MODE_FRAME;
+  temporal = self->temporal_radius > 0;
   GST_OBJECT_UNLOCK (self);
-  /* a region frame is finished before the element returns: with 1, the
-   * frames in flight before it go downstream as it is taken */
-  if (regions)
+  /* a region frame, or an output of a window, is finished before the
+   * element returns: with 1, the frames in flight before it go downstream
+   * as it is taken */
+  if (regions || temporal)
     return 1;
   if (n > 0)
     return n;
@@ -1440,17 +1684,25 @@ gst_cuda_conv_flight_free (GstCudaConvFlight * flight)
   g_free (flight);
 }
 
+/* Posts the error of the frame of inbuf (info: its caps). */
 static void
-gst_cuda_conv_filter_post_failure (GstCudaConvFilter * self,
-    GstCudaConvFlight * flight, const CudaConvError * err)
+gst_cuda_conv_filter_post_frame_failure (GstCudaConvFilter * self,
+    const GstVideoInfo * info, GstBuffer * inbuf, const CudaConvError * err)
 {
   GST_ELEMENT_ERROR (self, STREAM, FAILED,
       ("Filtering failed on the %s: %s", self->use_gpu ? "GPU" : "CPU",
           err->message), ("%dx%d %s frame, PTS %" GST_TIME_FORMAT,
-          GST_VIDEO_INFO_WIDTH (&flight->in_frame.info),
-          GST_VIDEO_INFO_HEIGHT (&flight->in_frame.info),
-          GST_VIDEO_INFO_NAME (&flight->in_frame.info),
-          GST_TIME_ARGS (GST_BUFFER_PTS (flight->inbuf))));
+          GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+          GST_VIDEO_INFO_NAME (info),
+          GST_TIME_ARGS (GST_BUFFER_PTS (inbuf))));
+}
+
+static void
+gst_cuda_conv_filter_post_failure (GstCudaConvFilter * self,
+    GstCudaConvFlight * flight, const CudaConvError * err)
+{
+  gst_cuda_conv_filter_post_frame_failure (self, &flight->in_frame.info,
+      flight->inbuf, err);
 }
 
 /* Finishes every frame in flight, oldest first.  push: pushes each one
@@ -1551,6 +1803,191 @@ gst_cuda_conv_filter_map (GstCudaConvFilter * self,
     return GST_FLOW_ERROR;
   }
   return GST_FLOW_OK;
+}
+
+/* --------------------------------------------------- filters across time */
+
+/* Makes the window's next output: a new buffer with the metadata of frame
+ * t (GstBaseTransform copies its timestamps, flags and metas), filtered
+ * from frames t - T .. t + T, synchronously on the backend chosen at
+ * start; then moves the window on.  On failure the error is posted and
+ * *outbuf stays NULL. */
+static GstFlowReturn
+gst_cuda_conv_filter_window_output (GstCudaConvFilter * self,
+    GstBuffer ** outbuf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (self);
+  GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
+  CudaConvFrame frames[2 * CUDACONV_MAX_TEMPORAL_RADIUS + 1], dst;
+  CudaConvFrameId ids[2 * CUDACONV_MAX_TEMPORAL_RADIUS + 1];
+  gint t = gst_cuda_conv_window_radius (self->window);
+  /* the plan may reach less far than its settings (the library makes
+   * plans whose output is frame t alone identity): its window is the
+   * middle of the one held */
+  gint pt = MIN (cudaconv_frame_plan_temporal_radius (self->plan), t);
+  gint n = 2 * pt + 1;
+  CudaConvMemory out_memory = CUDACONV_MEMORY_HOST;
+  CudaConvError err = { 0, };
+  GstVideoFrame out_frame;
+  GError *error = NULL;
+  GstBuffer *inbuf, *buf = NULL;
+  GstFlowReturn ret;
+  CudaConvStatus s;
+
+  *outbuf = NULL;
+  inbuf = gst_cuda_conv_window_peek (self->window, frames, ids);
+  ret = klass->prepare_output_buffer (trans, inbuf, &buf);
+  if (ret != GST_FLOW_OK || buf == NULL) {
+    GST_WARNING_OBJECT (self, "could not get an output buffer: %s",
+        gst_flow_get_name (ret));
+    return ret != GST_FLOW_OK ? ret : GST_FLOW_ERROR;
+  }
+  if (self->use_gpu) {
+    out_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, buf);
+    gst_cuda_conv_gpu_prepare_host (self->gpu, buf, out_memory);
+  }
+  if (!gst_video_frame_map (&out_frame, &vfilter->out_info, buf,
+          GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF |
+          gst_cuda_conv_gpu_map_flags (out_memory))) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+        ("cannot map the output buffer (%" G_GSIZE_FORMAT " bytes) for "
+            "writing", gst_buffer_get_size (buf)));
+    gst_buffer_unref (buf);
+    return GST_FLOW_ERROR;
+  }
+  if (!gst_cuda_conv_planes_frame (&out_frame, out_memory, &dst, &error)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error->message), (NULL));
+    g_clear_error (&error);
+    gst_video_frame_unmap (&out_frame);
+    gst_buffer_unref (buf);
+    return GST_FLOW_ERROR;
+  }
+  GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT " from a window of %d "
+      "(ids %" G_GUINT64_FORMAT " .. %" G_GUINT64_FORMAT ")",
+      GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)), n, (guint64) ids[t - pt],
+      (guint64) ids[t + pt]);
+
+  if (!self->use_gpu) {
+    s = cudaconv_cpu_run_frame_window (self->plan, frames + t - pt, n, &dst,
+        self->n_threads, &err);
+  } else if (!gst_cuda_conv_gpu_begin (self->gpu, &err)) {
+    s = err.status;
+  } else {
+    s = gst_cuda_conv_gpu_run_frame_window (self->gpu, self->plan,
+        frames + t - pt, ids + t - pt, n, &dst, &err);
+    gst_cuda_conv_gpu_end (self->gpu);
+  }
+  gst_video_frame_unmap (&out_frame);
+  if (s != CUDACONV_OK) {
+    gst_cuda_conv_filter_post_frame_failure (self, &vfilter->in_info, inbuf,
+        &err);
+    gst_buffer_unref (buf);
+    return GST_FLOW_ERROR;
+  }
+  gst_cuda_conv_window_advance (self->window);
+  *outbuf = buf;
+  return GST_FLOW_OK;
+}
+
+/* Ends the window.  push: makes and pushes the output of every held frame
+ * whose output is still to come, in order, the missing future frames
+ * being the newest repeated (EOS, and before the stream restarts: new
+ * caps, a segment, a DISCONT buffer, a new temporal-radius, ...), until a
+ * push or an output fails (its error posted; the frames after it are
+ * dropped).  !push (flush, stop): releases them without output.  Either
+ * way the window is empty afterwards and the GPU's copies of its frames
+ * are freed.  Returns the first failure, or GST_FLOW_OK. */
+static GstFlowReturn
+gst_cuda_conv_filter_window_drain (GstCudaConvFilter * self, gboolean push)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+  guint pending = gst_cuda_conv_window_n_pending (self->window);
+
+  if (gst_cuda_conv_window_n_held (self->window) == 0)
+    return GST_FLOW_OK;
+  GST_DEBUG_OBJECT (self, "%s the %u frames whose outputs are to come "
+      "(window of radius %d)", push ? "draining" : "dropping", pending,
+      gst_cuda_conv_window_radius (self->window));
+  if (push && self->plan == NULL) {
+    /* not reached: the window drains before its plan goes */
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
+        ("%u held frames but no plan", pending));
+    ret = GST_FLOW_ERROR;
+  }
+  while (push && ret == GST_FLOW_OK &&
+      gst_cuda_conv_window_ready (self->window, TRUE)) {
+    GstBuffer *outbuf;
+
+    ret = gst_cuda_conv_filter_window_output (self, &outbuf);
+    if (ret == GST_FLOW_OK)
+      ret = gst_pad_push (trans->srcpad, outbuf);
+  }
+  pending = gst_cuda_conv_window_n_pending (self->window);
+  if (pending > 0)
+    GST_DEBUG_OBJECT (self, "%u held frames dropped", pending);
+  gst_cuda_conv_window_reset (self->window, 0);
+  if (self->use_gpu)
+    gst_cuda_conv_gpu_forget_frames (self->gpu);
+  return push ? ret : GST_FLOW_OK;
+}
+
+/* Takes inbuf into the window (mapped for reading until no output needs
+ * it), starting one with the plan's T when none is held.  On failure the
+ * held frames are pushed first, then the error posted. */
+static GstFlowReturn
+gst_cuda_conv_filter_window_take (GstCudaConvFilter * self, GstBuffer * inbuf)
+{
+  GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
+  gint radius = self->plan_settings.temporal_radius;
+  CudaConvMemory memory = CUDACONV_MEMORY_HOST;
+  GError *error = NULL;
+  GstFlowReturn ret;
+
+  if (self->use_gpu) {
+    memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, inbuf);
+    gst_cuda_conv_gpu_prepare_host (self->gpu, inbuf, memory);
+  }
+  /* every frame of a window is in one memory (a buffer of the other kind
+   * restarts it, as a DISCONT would) */
+  if (gst_cuda_conv_window_n_held (self->window) > 0 &&
+      (memory != gst_cuda_conv_window_memory (self->window) ||
+          radius != gst_cuda_conv_window_radius (self->window))) {
+    ret = gst_cuda_conv_filter_window_drain (self, TRUE);
+    if (ret != GST_FLOW_OK) {
+      gst_buffer_unref (inbuf);
+      return ret;
+    }
+  }
+  if (gst_cuda_conv_window_n_held (self->window) == 0)
+    gst_cuda_conv_window_reset (self->window, radius);
+  if (!gst_cuda_conv_window_push (self->window, inbuf, &vfilter->in_info,
+          memory, gst_cuda_conv_gpu_map_flags (memory), ++self->frame_serial,
+          &error)) {
+    /* the frames before it still go */
+    ret = gst_cuda_conv_filter_window_drain (self, TRUE);
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error->message), (NULL));
+    g_clear_error (&error);
+    return GST_FLOW_ERROR;
+  }
+  return GST_FLOW_OK;
+}
+
+/* The window's next output when frame t + T has come; none before. */
+static GstFlowReturn
+gst_cuda_conv_filter_window_release (GstCudaConvFilter * self,
+    GstBuffer ** outbuf)
+{
+  GstFlowReturn ret;
+
+  if (!gst_cuda_conv_window_ready (self->window, FALSE))
+    return GST_FLOW_OK;
+  ret = gst_cuda_conv_filter_window_output (self, outbuf);
+  /* the failed frame and those after it are dropped, none goes twice */
+  if (ret != GST_FLOW_OK)
+    gst_cuda_conv_filter_window_drain (self, FALSE);
+  return ret;
 }
 
 /* ---------------------------------------------------------------- regions */
@@ -1856,6 +2293,18 @@ gst_cuda_conv_filter_generate_output (GstBaseTransform * trans,
     return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
         outbuf);
 
+  /* filters across time: output t when frame t + T has come */
+  if (GST_VIDEO_FILTER (self)->negotiated && self->plan != NULL &&
+      self->plan_settings.temporal_radius > 0) {
+    if (inbuf != NULL) {
+      trans->queued_buf = NULL;
+      ret = gst_cuda_conv_filter_window_take (self, inbuf);
+      if (ret != GST_FLOW_OK)
+        return ret;
+    }
+    return gst_cuda_conv_filter_window_release (self, outbuf);
+  }
+
   limit = gst_cuda_conv_filter_flight_limit (self);
   if (inbuf != NULL) {
     trans->queued_buf = NULL;
@@ -1925,14 +2374,55 @@ gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
   if (!g_queue_is_empty (&self->flight) &&
       (gst_base_transform_is_passthrough (trans) ||
           GST_BUFFER_IS_DISCONT (buffer) ||
-          gst_pad_needs_reconfigure (trans->srcpad) || adopt)) {
+          gst_pad_needs_reconfigure (trans->srcpad) || adopt ||
+          self->plan_settings.temporal_radius > 0)) {
     gst_cuda_conv_filter_keep_drain_error (self,
         gst_cuda_conv_filter_drain (self, TRUE));
+  }
+  /* The window restarts where the stream does (a DISCONT buffer), and
+   * before passthrough (this buffer would overtake the held frames) or
+   * another CUDA context (their GPU copies live in the old one).  A new
+   * temporal-radius drained it as the plan changed. */
+  if (gst_cuda_conv_window_n_held (self->window) > 0 &&
+      (gst_base_transform_is_passthrough (trans) ||
+          GST_BUFFER_IS_DISCONT (buffer) || adopt)) {
+    gst_cuda_conv_filter_keep_drain_error (self,
+        gst_cuda_conv_filter_window_drain (self, TRUE));
   }
 
   if (adopt && gst_cuda_conv_gpu_adopt_context (self->gpu, buffer,
           self->device_id))
     gst_base_transform_reconfigure_src (trans);
+}
+
+/* Whether event ends the stream of frames the window holds: EOS, a new
+ * stream or segment, a gap (time without frames), caps other than the
+ * current ones. */
+static gboolean
+gst_cuda_conv_filter_event_ends_window (GstCudaConvFilter * self,
+    GstEvent * event)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstCaps *caps, *current;
+  gboolean same;
+
+  if (gst_cuda_conv_window_n_held (self->window) == 0)
+    return FALSE;
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_EOS:
+    case GST_EVENT_STREAM_START:
+    case GST_EVENT_SEGMENT:
+    case GST_EVENT_GAP:
+      return TRUE;
+    case GST_EVENT_CAPS:
+      gst_event_parse_caps (event, &caps);
+      current = gst_pad_get_current_caps (trans->sinkpad);
+      same = current != NULL && gst_caps_is_equal (caps, current);
+      gst_clear_caps (&current);
+      return !same;
+    default:
+      return FALSE;
+  }
 }
 
 static gboolean
@@ -1947,6 +2437,7 @@ gst_cuda_conv_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       break;
     case GST_EVENT_FLUSH_STOP:
       gst_cuda_conv_filter_drain (self, FALSE);
+      gst_cuda_conv_filter_window_drain (self, FALSE);
       self->drain_ret = GST_FLOW_OK;
       break;
     default:
@@ -1954,6 +2445,11 @@ gst_cuda_conv_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       if (GST_EVENT_IS_SERIALIZED (event))
         gst_cuda_conv_filter_keep_drain_error (self,
             gst_cuda_conv_filter_drain (self, TRUE));
+      /* where the stream ends or restarts, so does the window; other
+       * events (tags, ...) go ahead of the frames it holds */
+      if (gst_cuda_conv_filter_event_ends_window (self, event))
+        gst_cuda_conv_filter_keep_drain_error (self,
+            gst_cuda_conv_filter_window_drain (self, TRUE));
       break;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);

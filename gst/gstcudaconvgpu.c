@@ -444,6 +444,33 @@ gst_cuda_conv_gpu_frame_wait (GstCudaConvGpu * gpu,
   return cudaconv_cuda_frame_wait (gpu->cuda, ticket, err);
 }
 
+CudaConvStatus
+gst_cuda_conv_gpu_run_frame_window (GstCudaConvGpu * gpu,
+    const CudaConvFramePlan * plan, const CudaConvFrame * window,
+    const CudaConvFrameId * ids, gint n_window, const CudaConvFrame * dst,
+    CudaConvError * err)
+{
+  return cudaconv_cuda_run_frame_window (gpu->cuda, plan, window, ids,
+      n_window, dst, err);
+}
+
+void
+gst_cuda_conv_gpu_forget_frames (GstCudaConvGpu * gpu)
+{
+  CudaConvError err = { 0, };
+
+  if (gpu->cuda == NULL)
+    return;
+  /* the copies live in the backend's context: free them from it */
+  if (!gst_cuda_conv_gpu_begin (gpu, &err)) {
+    GST_WARNING_OBJECT (gpu->element, "cannot free the window's GPU copies "
+        "now (%s): they go with the backend", err.message);
+    return;
+  }
+  cudaconv_cuda_forget_frames (gpu->cuda);
+  gst_cuda_conv_gpu_end (gpu);
+}
+
 /* ---------------------------------------------------------------- pools */
 
 GstBufferPool *

@@ -174,6 +174,10 @@ plane_desc (const GstCudaConvSettings * s, const PlaneLayout * layout,
   desc->matrix_side = s->matrix != NULL ? s->matrix_side : 0;
   desc->divisor = s->divisor;
   desc->offset = s->offset;
+  /* every plane has the same T, chroma too (its footprint in time is not
+   * subsampled); planes that are only copied or filled ignore it */
+  desc->radius_t = s->temporal_radius;
+  desc->sigma_t = s->temporal_sigma;
 
   if (kind_blurs (s->kind) && (layout->sub_x > 1 || layout->sub_y > 1)) {
     /* the luma plane's sigma, derived from the luma radius when 0 */

@@ -40,6 +40,8 @@ typedef struct
   gint matrix_side;
   gdouble divisor;
   gdouble offset;
+  gint temporal_radius;         /* T: frames on each side; 0: 2-D */
+  gdouble temporal_sigma;       /* 0: from T */
 } GstCudaConvSettings;
 
 /* Fills frame with what each plane of frames of info receives.  FALSE

@@ -78,6 +78,7 @@ ec_params_init (EcParams * params, CudaConvKind kind)
 void
 ec_params_apply (const EcParams * params, GstElement * element)
 {
+  g_object_set (element, "temporal-radius", 0, NULL);
   g_object_set (element, "kernel", (gint) params->kind,
       "radius", params->radius, "sigma", params->sigma,
       "amount", params->amount, "scale", params->scale,
@@ -98,6 +99,8 @@ ec_params_apply (const EcParams * params, GstElement * element)
     g_object_set_property (G_OBJECT (element), "matrix", &array);
     g_value_unset (&array);
   }
+  g_object_set (element, "temporal-sigma", params->temporal_sigma,
+      "temporal-radius", (guint) params->temporal_radius, NULL);
 }
 
 void
@@ -141,10 +144,11 @@ gchar *
 ec_params_describe (const EcParams * params)
 {
   return g_strdup_printf ("%s radius %d sigma %g amount %g scale %g border %s "
-      "matrix %dx%d divisor %g offset %g", tu_kind_name (params->kind),
-      params->radius, params->sigma, params->amount, params->scale,
-      tu_border_name (params->border), params->matrix_side,
-      params->matrix_side, params->divisor, params->offset);
+      "matrix %dx%d divisor %g offset %g temporal-radius %d temporal-sigma %g",
+      tu_kind_name (params->kind), params->radius, params->sigma,
+      params->amount, params->scale, tu_border_name (params->border),
+      params->matrix_side, params->matrix_side, params->divisor,
+      params->offset, params->temporal_radius, params->temporal_sigma);
 }
 
 static gboolean
@@ -179,6 +183,9 @@ ec_expect_plane (const EcFormat * format, guint p, const EcParams * params,
   d->matrix_side = params->matrix_side;
   d->divisor = params->divisor;
   d->offset = params->offset;
+  /* issue 15: every plane has the same T, chroma too */
+  d->radius_t = params->temporal_radius;
+  d->sigma_t = params->temporal_sigma;
   if (params->kind == CUDACONV_KIND_PIXELATE) {
     /* the block along an axis subsampled by s: floor (r / s) (the library
      * counts 0 as 1) */

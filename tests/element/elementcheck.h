@@ -68,11 +68,15 @@ typedef struct
   gint matrix_side;             /* 0: no matrix */
   gdouble divisor;
   gdouble offset;
+  gint temporal_radius;         /* T: 0 filters each frame alone */
+  gdouble temporal_sigma;
 } EcParams;
 
 /* The element's defaults for kind. */
 void ec_params_init (EcParams * params, CudaConvKind kind);
-/* Sets every filter property of element (the matrix when one is given). */
+/* Sets every filter property of element (the matrix when one is given);
+ * temporal-radius goes to 0 first and to its value last, so the kernel
+ * is never refused for the T of earlier settings. */
 void ec_params_apply (const EcParams * params, GstElement * element);
 gchar *ec_params_describe (const EcParams * params);
 /* Random settings of kind that filter (never passthrough); matrix holds up

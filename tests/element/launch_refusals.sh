@@ -132,6 +132,22 @@ refused "property 'region-scale'" "${regions[@]}" region-scale=0.5 -- \
   region-scale=2
 not_parsed region-mode=around
 
+# filters across time (one frame: its future and past are itself
+# repeated): ranges, then the combinations the filter does not take,
+# refused whichever property comes second
+refused "property 'temporal-radius'" radius=1 temporal-radius=2 -- \
+  temporal-radius=9
+refused "property 'temporal-sigma'" radius=1 temporal-radius=2 \
+  temporal-sigma=1.5 -- temporal-sigma=-1
+refused "temporal-radius 2 is invalid with kernel=sobel: valid values are 0" \
+  kernel=sobel -- temporal-radius=2
+refused "temporal-radius 2 is invalid with kernel=laplacian: valid values" \
+  kernel=laplacian temporal-radius=1 -- temporal-radius=2
+refused "kernel=custom is invalid with temporal-radius 1" radius=1 \
+  temporal-radius=1 -- kernel=custom
+refused "region-mode=inside is invalid with temporal-radius 3" \
+  kernel=box radius=1 temporal-radius=3 -- region-mode=inside
+
 if ((failures)); then
   echo "$failures failed"
   exit 1

@@ -42,6 +42,8 @@ settings_from_params (GstCudaConvSettings * s, const EcParams * p)
   s->matrix_side = p->matrix_side;
   s->divisor = p->divisor;
   s->offset = p->offset;
+  s->temporal_radius = p->temporal_radius;
+  s->temporal_sigma = p->temporal_sigma;
 }
 
 static void
