@@ -164,12 +164,13 @@ limit=()
 say "faces of $input through facedetect ! cudaconvfilter ${filter[*]}"
 # timed here: gst-launch's own time leaves out the frames that went
 # through before PLAYING, which an encoder's look-ahead makes many
-start=$EPOCHREALTIME
+# (a locale may write the seconds' fraction after a comma)
+start=${EPOCHREALTIME/,/.}
 cc_launch "$out/pipeline.log" filesrc location="$input" ! decodebin \
   "${limit[@]}" ! videoconvert ! "${detect[@]}" \
   ! cudaconvfilter "${filter[@]}" ! videoconvert ! "${encode[@]}" \
   ! filesink location="$out/privacy.$ext"
-seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {
+seconds=$(awk -v a="$start" -v b="${EPOCHREALTIME/,/.}" 'BEGIN {
   printf "%.3f\n", b - a }')
 cc_say_backend "$out/pipeline.log"
 frames=$(frames_in "$out/pipeline.log")
