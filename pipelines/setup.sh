@@ -49,14 +49,20 @@ packages=(
 # What the test suite and the other pipelines add: decoders and encoders
 # (x264enc, avdec_h264), nvcodec's cudaupload/cudadownload, GObject
 # introspection for pipelines/embed/embed.py (Gst,
-# GstController; GstApp, GstVideo), and valgrind for the memcheck run of a
-# CPU pipeline.  SETUP_PACKAGES=build (the demo's choice) leaves them out:
-# they are most of the download.
+# GstController; GstApp, GstVideo), valgrind for the memcheck run of a
+# CPU pipeline, and for pipelines/privacy.sh and its tests OpenCV's
+# facedetect (gstreamer1.0-opencv: 0.2 MB, the OpenCV libraries come with
+# libgstreamer-plugins-bad1.0-dev above), its Haar cascades (opencv-data:
+# 1.3 MB) and the photograph and clips of opencv-doc (96 MB, and 8 MB of
+# the MathJax it depends on; 320 MB installed: the largest package here).
+# SETUP_PACKAGES=build (the demo's choice) leaves them out: they are most
+# of the download.
 if [[ ${SETUP_PACKAGES:-all} != build ]]; then
   packages+=(
     gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly gstreamer1.0-libav
     python3-gi gir1.2-gstreamer-1.0 gir1.2-gst-plugins-base-1.0
     valgrind
+    gstreamer1.0-opencv opencv-data opencv-doc
   )
 fi
 

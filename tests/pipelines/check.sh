@@ -3,12 +3,14 @@
 # with the plugin of this build, then checks what it wrote with framecheck:
 # sizes, frame counts, and that the filter changed the frames the way it
 # should (blurs lower the detail, sharpening raises it, edge maps are
-# darker, an emboss is mid-grey); the gallery must also match the
-# committed docs/gallery.png.  Exit 77 (skipped) is passed on from
-# scripts that have nothing to run here (no GPU, no display).
+# darker, an emboss is mid-grey, a face is pixelated and nothing around
+# it changed); the gallery and the privacy picture must also match the
+# committed docs/gallery.png and docs/privacy.png.  Exit 77 (skipped) is
+# passed on from scripts that have nothing to run here (no GPU, no
+# display, no facedetect).
 #
 #   check.sh NAME     NAME: demo, blur, edges, sharpen, emboss, gpu-chain,
-#                     preview, gallery, embed-c or embed-py
+#                     preview, gallery, privacy, embed-c or embed-py
 #
 # The filter parameters (and the embedding examples' picture) are drawn
 # at random each run from a printed seed; CUDACONV_TEST_SEED=N replays one.
@@ -226,6 +228,72 @@ case $name in
         --ref "$out/$tile.png" --diff :8
       i=$((i + 1))
     done
+    ;;
+  privacy)
+    # the photograph with the script's filter, which docs/privacy.png shows
+    FRAMES=5 run "$root/pipelines/privacy.sh"
+    backend_said
+    expect_log "privacy: facedetect found 1 region (face)" "the one face"
+    expect_log "frames in .* fps" "the frame rate"
+    tolerance=0
+    if grep -q ": backend: CUDA on GPU" "$CUDACONV_OUT/$name.log"; then
+      tolerance=1
+    fi
+    "$FRAMECHECK" "$out/before-after.png" --ref "$root/docs/privacy.png" \
+      --max-diff ":$tolerance" || {
+      echo "FAIL: docs/privacy.png is not what pipelines/privacy.sh makes" \
+        "now: regenerate it (cp out/privacy/before-after.png" \
+        "docs/privacy.png), look at it, commit it"
+      failures=$((failures + 1))
+    }
+    expect "$root/docs/privacy.png" --max-bytes 600000
+    margin=8 props=()
+    # then another filter and margin, at random
+    case $((RANDOM % 3)) in
+      0) margin=$((RANDOM % 12)) props=(kernel=pixelate
+        radius=$((2 + RANDOM % 10)) region-scale=0 region-margin="$margin") ;;
+      1) margin=$((RANDOM % 12)) props=(kernel=gaussian
+        radius=$((4 + RANDOM % 9)) region-scale=0 region-margin="$margin"
+        region-feather=$((RANDOM % 6))) ;;
+      2) props=(region-feather=$((RANDOM % 4))) ;;
+    esac
+    FRAMES=5 run "$root/pipelines/privacy.sh" "${props[@]}"
+    backend_said
+    face=$(grep -o 'face at x=[0-9]* y=[0-9]* [0-9]*x[0-9]*' \
+      "$CUDACONV_OUT/$name.log" | head -n 1) || true
+    [[ $face =~ x=([0-9]+)\ y=([0-9]+)\ ([0-9]+)x([0-9]+) ]] || {
+      echo "FAIL: the output names no face"
+      exit 1
+    }
+    x=${BASH_REMATCH[1]} y=${BASH_REMATCH[2]} w=${BASH_REMATCH[3]}
+    h=${BASH_REMATCH[4]}
+    expect "$out/before.png" --size 548x342 --frames 1
+    # the face grown by the margin, clipped: it changed; every pixel around
+    # it is the photograph's, bit for bit
+    x0=$((x > margin ? x - margin : 0)) y0=$((y > margin ? y - margin : 0))
+    x1=$((x + w + margin < 548 ? x + w + margin : 548))
+    y1=$((y + h + margin < 342 ? y + h + margin : 342))
+    echo "$name: the region: $x0,$y0 to $x1,$y1"
+    box="$x0,$y0,$((x1 - x0)),$((y1 - y0))"
+    expect "$out/after.png" --size 548x342 --crop "$box" \
+      --ref "$out/before.png" --ref-crop "$box" --diff 1:
+    for around in "0,0,$x0,342" "$x1,0,$((548 - x1)),342" \
+      "$x0,0,$((x1 - x0)),$y0" "$x0,$y1,$((x1 - x0)),$((342 - y1))"; do
+      IFS=, read -r _ _ cw ch <<<"$around"
+      ((cw > 0 && ch > 0)) || continue
+      expect "$out/after.png" --crop "$around" --ref "$out/before.png" \
+        --ref-crop "$around" --max-diff :0
+    done
+    # a clip: Megamind.avi of opencv-doc, when it is there
+    clip=/usr/share/doc/opencv-doc/examples/data/Megamind.avi
+    if [[ -f $clip ]]; then
+      FRAMES=10 run "$root/pipelines/privacy.sh" "$clip"
+      backend_said
+      expect_log "facedetect found [1-9][0-9]* regions* (faces) in" \
+        "how many faces it found"
+      video=$(echo "$out"/privacy.*)
+      expect "$video" --size 720x528 --min-frames 10
+    fi
     ;;
   embed-c | embed-py)
     pattern=$(pick smpte smpte75 pinwheel spokes ball snow circular)

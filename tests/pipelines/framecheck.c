@@ -10,7 +10,7 @@
 /* framecheck FILE [options]: decodes FILE (any image or video decodebin
  * reads) to RGBA, prints what it found and exits 1 when an expectation
  * given as an option does not hold.  With --ref, frame i of FILE is
- * compared with frame i of REF.
+ * compared with frame i of REF; --crop crops FILE, --ref-crop REF.
  *
  * "detail" is the root mean square difference between horizontally and
  * vertically neighbouring colour samples (as in pipelines/embed): blurring
@@ -40,6 +40,7 @@ typedef struct
   gint width, height;           /* 0: not checked */
   gint frames, min_frames;      /* -1: not checked */
   gint crop[4];                 /* x, y, w, h; w = 0: whole frame */
+  gint ref_crop[4];             /* the same for REF */
   const gchar *ref;
   Range diff, max_diff, detail_ratio, mean, detail;
   gint64 max_bytes;             /* -1: not checked */
@@ -294,7 +295,7 @@ usage (void)
   g_printerr ("usage: framecheck FILE [--size WxH] [--frames N] "
       "[--min-frames N] [--crop X,Y,W,H]\n"
       "  [--mean LO:HI] [--detail LO:HI] [--max-bytes N]\n"
-      "  [--ref REF [--diff LO:HI] [--max-diff LO:HI] "
+      "  [--ref REF [--ref-crop X,Y,W,H] [--diff LO:HI] [--max-diff LO:HI] "
       "[--detail-ratio LO:HI]]\n"
       "Ranges may leave either end open (e.g. --diff 5:).\n");
   exit (2);
@@ -327,6 +328,9 @@ parse_args (gint argc, gchar ** argv, const gchar ** path, Expectations * e)
     else if (!strcmp (opt, "--crop"))
       ok = sscanf (val, "%d,%d,%d,%d", &e->crop[0], &e->crop[1], &e->crop[2],
           &e->crop[3]) == 4;
+    else if (!strcmp (opt, "--ref-crop"))
+      ok = sscanf (val, "%d,%d,%d,%d", &e->ref_crop[0], &e->ref_crop[1],
+          &e->ref_crop[2], &e->ref_crop[3]) == 4;
     else if (!strcmp (opt, "--ref"))
       e->ref = val;
     else if (!strcmp (opt, "--diff"))
@@ -437,14 +441,17 @@ main (gint argc, gchar ** argv)
     mean += frame_mean (&im);
 
     if (rs != NULL) {
-      const gint whole[4] = { 0, 0, 0, 0 };
-
       if (gst_video_info_from_caps (&rinfo, gst_sample_get_caps (rs)) &&
           gst_video_frame_map (&rframe, &rinfo, gst_sample_get_buffer (rs),
               GST_MAP_READ)) {
         mapped_ref = TRUE;
-        rgba_view (&rframe, whole, &rim);
-        if (rim.width != im.width || rim.height != im.height) {
+        if (!rgba_view (&rframe, e.ref_crop, &rim)) {
+          g_print ("FAIL: %s: crop %d,%d %dx%d is outside the %dx%d frame\n",
+              e.ref, e.ref_crop[0], e.ref_crop[1], e.ref_crop[2],
+              e.ref_crop[3], GST_VIDEO_INFO_WIDTH (&rinfo),
+              GST_VIDEO_INFO_HEIGHT (&rinfo));
+          ok = FALSE;
+        } else if (rim.width != im.width || rim.height != im.height) {
           g_print ("FAIL: frame %d: %s is %dx%d (as compared), %s %dx%d\n",
               frames, path, im.width, im.height, e.ref, rim.width, rim.height);
           ok = FALSE;
