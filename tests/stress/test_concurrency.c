@@ -521,6 +521,529 @@ GST_START_TEST (test_eight_instances)
 
 GST_END_TEST;
 
+/* ------------------------------------- region and time properties (14, 15) */
+
+/* A second changer, for the properties of issues 14 and 15: region-mode,
+ * regions, region-margin, region-feather, region-types, region-scale,
+ * temporal-radius and temporal-sigma, one at a time, about every
+ * CUDACONV_STRESS_CHANGE_US microseconds, on a gaussian of radius 2.  The
+ * inputs carry ROI metas ("face" and "screen").  A region mode with
+ * temporal-radius above 0 is a combination the element refuses (README,
+ * "Filter semantics"): the changer reads every value back and counts a
+ * refusal only where that rule says so; any other refusal, or a warning
+ * other than those refusals, fails the test.
+ *
+ * The output of a frame depends on the settings of its moment and on up
+ * to 8 frames either side, so it is not checked against one reference
+ * here (test_temporal.c and test_regions.c do that for each setting).
+ * Every output must be a valid frame: the next frame expected (offset and
+ * timestamps in order, none lost or duplicated, count in = count out
+ * after EOS), with its two ROI metas, and every sample within the range of
+ * that plane's samples over the input frames t - 8 .. t + 8: the filter
+ * and the blends are convex combinations of inputs, and a sample the
+ * element left unwritten holds the output pool's poison (random bytes,
+ * outside the inputs' range 32 .. 223 a quarter of the time). */
+
+#define RT_WIDTH 24
+#define RT_HEIGHT 16
+#define RT_N_INPUTS 8
+/* the stream pushes frames without waiting until the changer has made
+ * a change for every RT_FRAMES_PER_CHANGE frames of its minimum */
+#define RT_FRAMES_PER_CHANGE 5
+#define RT_N_PROPS 8
+#define FRAME_DURATION (GST_SECOND / 30)
+
+static const gchar *rt_prop_names[RT_N_PROPS] = { "region-mode", "regions",
+  "region-margin", "region-feather", "region-types", "region-scale",
+  "temporal-radius", "temporal-sigma"
+};
+
+/* the values each property takes, as gst-launch-1.0 would write them */
+static const gchar *rt_values[RT_N_PROPS][4] = {
+  {"frame", "inside", "outside", NULL},
+  {"", "2,2,10,8", "0,0,24,16;5,3,12,9", "20,12,30,30"},
+  {"0", "2", "5", NULL},
+  {"0", "3", NULL, NULL},
+  {"", "face", "face,screen", "licence-plate"},
+  {"0", "0.2", "0.5", NULL},
+  {"0", "1", "2", "8"},
+  {"0", "0.7", "3", NULL},
+};
+
+static guint
+rt_n_values (guint prop)
+{
+  guint n = 0;
+
+  while (n < 4 && rt_values[prop][n] != NULL)
+    n++;
+  return n;
+}
+
+/* The documented refusals, and nothing else. */
+#define RT_REFUSAL_REGEX "^[^ ]+: (temporal-radius [0-9]+ is invalid with " \
+    "region-mode=(inside|outside)|region-mode=(inside|outside) is invalid " \
+    "with temporal-radius [0-9]+)"
+
+static gint rt_warnings;
+
+static gboolean
+rt_count_warning (const gchar * domain, GLogLevelFlags level,
+    const gchar * message, gpointer user_data)
+{
+  g_atomic_int_inc (&rt_warnings);
+  return TRUE;
+}
+
+typedef struct
+{
+  GstElement *element;
+  guint64 seed;
+  gulong interval_us;
+  gint stop;
+  gint n_changes;
+  guint n_set[RT_N_PROPS];
+  guint n_refused;
+  gchar *first_failure;
+} RtChanger;
+
+/* What the element holds for prop, as the values table writes it. */
+static gchar *
+rt_get (GstElement * e, guint prop)
+{
+  GValue v = G_VALUE_INIT;
+  GParamSpec *pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (e),
+      rt_prop_names[prop]);
+  gchar *text;
+
+  g_value_init (&v, pspec->value_type);
+  g_object_get_property (G_OBJECT (e), rt_prop_names[prop], &v);
+  if (G_VALUE_HOLDS_STRING (&v))
+    text = g_strdup (g_value_get_string (&v) ? g_value_get_string (&v) : "");
+  else if (G_VALUE_HOLDS_DOUBLE (&v))
+    text = g_strdup_printf ("%g", g_value_get_double (&v));
+  else
+    text = gst_value_serialize (&v);
+  g_value_unset (&v);
+  return text;
+}
+
+/* Whether the strings a and b name the same value of prop (the element
+ * may write a region list or a type list its own way). */
+static gboolean
+rt_same_value (guint prop, const gchar * a, const gchar * b)
+{
+  if (strcmp (rt_prop_names[prop], "regions") == 0 ||
+      strcmp (rt_prop_names[prop], "region-types") == 0) {
+    gchar *x = g_strdelimit (g_strdup (a), " ", ','), *y;
+    gboolean same;
+
+    y = g_strdelimit (g_strdup (b), " ", ',');
+    same = strcmp (x, y) == 0;
+    if (!same) {
+      /* "x,y,w,h;..." and "x, y, w, h; ...": compare the digits */
+      GString *dx = g_string_new (NULL), *dy = g_string_new (NULL);
+      const gchar *c;
+
+      for (c = a; *c; c++)
+        if (g_ascii_isalnum (*c) || *c == ';' || *c == '-')
+          g_string_append_c (dx, *c);
+        else if (*c == ',')
+          g_string_append_c (dx, ',');
+      for (c = b; *c; c++)
+        if (g_ascii_isalnum (*c) || *c == ';' || *c == '-')
+          g_string_append_c (dy, *c);
+        else if (*c == ',')
+          g_string_append_c (dy, ',');
+      same = strcmp (dx->str, dy->str) == 0;
+      g_string_free (dx, TRUE);
+      g_string_free (dy, TRUE);
+    }
+    g_free (x);
+    g_free (y);
+    return same;
+  }
+  if (strcmp (rt_prop_names[prop], "region-scale") == 0 ||
+      strcmp (rt_prop_names[prop], "temporal-sigma") == 0)
+    return g_ascii_strtod (a, NULL) == g_ascii_strtod (b, NULL);
+  return strcmp (a, b) == 0;
+}
+
+static void
+rt_changer_fail (RtChanger * c, gchar * text)
+{
+  if (c->first_failure == NULL)
+    c->first_failure = text;
+  else
+    g_free (text);
+}
+
+static gpointer
+rt_changer_thread (gpointer data)
+{
+  RtChanger *c = data;
+  /* what the changer has set: the element's state, as only this thread
+   * changes it */
+  guint state[RT_N_PROPS] = { 0, };
+  TuRng r;
+
+  tu_rng_init (&r, c->seed);
+  while (!g_atomic_int_get (&c->stop)) {
+    guint prop = tu_rng_int (&r, 0, RT_N_PROPS - 1);
+    guint v = tu_rng_int (&r, 0, rt_n_values (prop) - 1);
+    const gchar *value = rt_values[prop][v];
+    gboolean refuse;
+    gchar *got;
+
+    /* the rule: a region mode takes temporal-radius 0 only */
+    refuse = (prop == 0 && v != 0 && state[6] != 0) ||
+        (prop == 6 && v != 0 && state[0] != 0);
+    if (c->interval_us > 0)
+      g_usleep (c->interval_us);
+    gst_util_set_object_arg (G_OBJECT (c->element), rt_prop_names[prop],
+        value);
+    got = rt_get (c->element, prop);
+    if (refuse) {
+      if (!rt_same_value (prop, got, rt_values[prop][state[prop]]))
+        rt_changer_fail (c, g_strdup_printf ("%s=%s should have been "
+                "refused (region-mode=%s, temporal-radius=%s), but the "
+                "element holds %s", rt_prop_names[prop], value,
+                rt_values[0][state[0]], rt_values[6][state[6]], got));
+      c->n_refused++;
+    } else {
+      if (!rt_same_value (prop, got, value))
+        rt_changer_fail (c, g_strdup_printf ("%s=%s was not taken "
+                "(region-mode=%s, temporal-radius=%s): the element holds %s",
+                rt_prop_names[prop], value, rt_values[0][state[0]],
+                rt_values[6][state[6]], got));
+      state[prop] = v;
+      c->n_set[prop]++;
+    }
+    g_free (got);
+    g_atomic_int_inc (&c->n_changes);
+  }
+  return NULL;
+}
+
+typedef struct
+{
+  GstBuffer *input;
+  guint8 lo[3];
+  guint8 hi[3];
+} RtInput;
+
+static RtInput rt_inputs[RT_N_INPUTS];
+
+static void
+rt_inputs_build (void)
+{
+  const EcFormat *i420 = ec_format_find ("I420");
+  GstVideoInfo info;
+  guint i, p;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, RT_WIDTH,
+      RT_HEIGHT);
+  for (i = 0; i < RT_N_INPUTS; i++) {
+    RtInput *in = &rt_inputs[i];
+    GstVideoFrame f;
+
+    in->input = ec_make_input (i420, RT_WIDTH, RT_HEIGHT, &rng);
+    fail_unless (gst_video_frame_map (&f, &info, in->input, GST_MAP_WRITE));
+    for (p = 0; p < 3; p++) {
+      gint x, y;
+
+      in->lo[p] = 255;
+      in->hi[p] = 0;
+      for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&f, p); y++) {
+        guint8 *row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, p) +
+            y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, p);
+
+        for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&f, p); x++) {
+          row[x] = (guint8) tu_rng_int (&rng, 32, 223);
+          in->lo[p] = MIN (in->lo[p], row[x]);
+          in->hi[p] = MAX (in->hi[p], row[x]);
+        }
+      }
+    }
+    gst_video_frame_unmap (&f);
+    /* a face and a screen, somewhere in or partly out of the frame */
+    gst_buffer_add_video_region_of_interest_meta (in->input, "face",
+        tu_rng_int (&rng, 0, RT_WIDTH - 2), tu_rng_int (&rng, 0,
+            RT_HEIGHT - 2), tu_rng_int (&rng, 1, 12), tu_rng_int (&rng, 1,
+            10));
+    gst_buffer_add_video_region_of_interest_meta (in->input, "screen",
+        tu_rng_int (&rng, 0, RT_WIDTH - 2), tu_rng_int (&rng, 0,
+            RT_HEIGHT - 2), tu_rng_int (&rng, 1, 30), tu_rng_int (&rng, 1,
+            30));
+  }
+}
+
+static void
+rt_inputs_free (void)
+{
+  guint i;
+
+  for (i = 0; i < RT_N_INPUTS; i++)
+    gst_buffer_unref (rt_inputs[i].input);
+}
+
+typedef struct
+{
+  guint index;
+  GstHarness *h;
+  RtChanger changer;
+  guint n_frames;                /* at least */
+  guint64 seed;
+  TuRng pool_rng;
+  GByteArray *frame_input;      /* the input of each frame pushed */
+  guint n_out;
+  guint n_failed;
+  gchar *first_failure;
+} RtStream;
+
+static void
+rt_stream_init (RtStream * s, guint index, guint n_frames)
+{
+  GstElement *e = ec_element_new (su_backend ());
+
+  memset (s, 0, sizeof (*s));
+  s->index = index;
+  s->n_frames = n_frames;
+  s->seed = tu_rng_next (&rng);
+  s->frame_input = g_byte_array_new ();
+  gst_util_set_object_arg (G_OBJECT (e), "kernel", "gaussian");
+  g_object_set (e, "radius", 2, "qos", FALSE, NULL);
+  tu_rng_init (&s->pool_rng, tu_rng_next (&rng));
+  s->h = ec_harness_wrap (e, &s->pool_rng);
+  gst_object_unref (e);
+  gst_harness_set_src_caps (s->h, ec_caps (ec_format_find ("I420"),
+          RT_WIDTH, RT_HEIGHT));
+  s->changer.element = s->h->element;
+  s->changer.seed = tu_rng_next (&rng);
+  s->changer.interval_us = (gulong) su_env_int ("CUDACONV_STRESS_CHANGE_US",
+      1000);
+}
+
+static void
+rt_stream_fail (RtStream * s, gchar * text)
+{
+  s->n_failed++;
+  if (s->first_failure == NULL)
+    s->first_failure = text;
+  else
+    g_free (text);
+}
+
+/* Checks out as output number s->n_out (frame n_out): see above. */
+static void
+rt_check_output (RtStream * s, GstBuffer * out)
+{
+  guint i = s->n_out, p, n_roi = 0;
+  gint lo[3] = { 255, 255, 255 }, hi[3] = { 0, 0, 0 };
+  gint64 j;
+  GstVideoInfo info;
+  GstVideoFrame f;
+  gpointer state = NULL;
+  GstMeta *meta;
+
+  if (GST_BUFFER_OFFSET (out) != i || GST_BUFFER_PTS (out) != i *
+      FRAME_DURATION || GST_BUFFER_DURATION (out) != FRAME_DURATION) {
+    rt_stream_fail (s, g_strdup_printf ("output %u is frame %" G_GUINT64_FORMAT
+            " (pts %" GST_TIME_FORMAT "): lost, duplicated or out of order",
+            i, GST_BUFFER_OFFSET (out), GST_TIME_ARGS (GST_BUFFER_PTS (out))));
+    return;
+  }
+  while ((meta = gst_buffer_iterate_meta_filtered (out, &state,
+              GST_VIDEO_REGION_OF_INTEREST_META_API_TYPE)) != NULL)
+    n_roi++;
+  if (n_roi != 2)
+    rt_stream_fail (s, g_strdup_printf ("frame %u came out with %u ROI "
+            "metas, want 2", i, n_roi));
+
+  for (j = (gint64) i - CUDACONV_MAX_TEMPORAL_RADIUS;
+      j <= (gint64) i + CUDACONV_MAX_TEMPORAL_RADIUS; j++) {
+    const RtInput *in;
+
+    if (j < 0 || j >= (gint64) s->frame_input->len)
+      continue;
+    in = &rt_inputs[s->frame_input->data[j]];
+    for (p = 0; p < 3; p++) {
+      lo[p] = MIN (lo[p], in->lo[p]);
+      hi[p] = MAX (hi[p], in->hi[p]);
+    }
+  }
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_I420, RT_WIDTH,
+      RT_HEIGHT);
+  if (!gst_video_frame_map (&f, &info, out, GST_MAP_READ)) {
+    rt_stream_fail (s, g_strdup_printf ("frame %u: cannot map it", i));
+    return;
+  }
+  for (p = 0; p < 3; p++) {
+    gint x, y;
+
+    for (y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&f, p); y++) {
+      const guint8 *row = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&f, p)
+          + y * GST_VIDEO_FRAME_PLANE_STRIDE (&f, p);
+
+      for (x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&f, p); x++) {
+        if (row[x] < lo[p] || row[x] > hi[p]) {
+          rt_stream_fail (s, g_strdup_printf ("frame %u plane %u x=%d y=%d: "
+                  "%u, outside the inputs' range %d .. %d around it", i, p,
+                  x, y, row[x], lo[p], hi[p]));
+          gst_video_frame_unmap (&f);
+          return;
+        }
+      }
+    }
+  }
+  gst_video_frame_unmap (&f);
+}
+
+static void
+rt_pull_all (RtStream * s)
+{
+  GstBuffer *out;
+  GstEvent *event;
+
+  while ((event = gst_harness_try_pull_upstream_event (s->h)) != NULL)
+    gst_event_unref (event);
+  while ((event = gst_harness_try_pull_event (s->h)) != NULL)
+    gst_event_unref (event);
+  while ((out = gst_harness_try_pull (s->h)) != NULL) {
+    if (s->n_out >= s->frame_input->len)
+      rt_stream_fail (s, g_strdup_printf ("output %u: more outputs than the "
+              "%u frames in", s->n_out, s->frame_input->len));
+    else
+      rt_check_output (s, out);
+    s->n_out++;
+    gst_buffer_unref (out);
+  }
+}
+
+/* Pushes frames while the changer runs, without waiting for it, until
+ * there have been n_frames of them and n_frames / RT_FRAMES_PER_CHANGE
+ * changes; pulls what comes, then EOS.  No check macros: this may not be
+ * the main thread. */
+static gpointer
+rt_stream_thread (gpointer data)
+{
+  RtStream *s = data;
+  gint n_changes = (gint) (s->n_frames / RT_FRAMES_PER_CHANGE);
+  GThread *changer;
+  TuRng r;
+  guint f;
+
+  tu_rng_init (&r, s->seed);
+  changer = g_thread_new ("rt-changer", rt_changer_thread, &s->changer);
+  for (f = 0; f < s->n_frames ||
+      g_atomic_int_get (&s->changer.n_changes) < n_changes; f++) {
+    guint8 i = (guint8) tu_rng_int (&r, 0, RT_N_INPUTS - 1);
+    GstFlowReturn ret;
+    GstBuffer *in;
+
+    g_byte_array_append (s->frame_input, &i, 1);
+    in = gst_buffer_copy (rt_inputs[i].input);
+    GST_BUFFER_PTS (in) = f * FRAME_DURATION;
+    GST_BUFFER_DTS (in) = f * FRAME_DURATION;
+    GST_BUFFER_DURATION (in) = FRAME_DURATION;
+    GST_BUFFER_OFFSET (in) = f;
+    GST_BUFFER_OFFSET_END (in) = f + 1;
+    ret = gst_harness_push (s->h, in);
+    if (ret != GST_FLOW_OK) {
+      rt_stream_fail (s, g_strdup_printf ("frame %u: push returned %s", f,
+              gst_flow_get_name (ret)));
+      break;
+    }
+    rt_pull_all (s);
+  }
+  g_atomic_int_set (&s->changer.stop, 1);
+  g_thread_join (changer);
+  if (!gst_harness_push_event (s->h, gst_event_new_eos ()))
+    rt_stream_fail (s, g_strdup ("EOS was not taken"));
+  rt_pull_all (s);
+  return NULL;
+}
+
+static void
+rt_stream_report_and_free (RtStream * s)
+{
+  RtChanger *c = &s->changer;
+  GString *sets = g_string_new (NULL);
+  guint p;
+
+  for (p = 0; p < RT_N_PROPS; p++)
+    g_string_append_printf (sets, " %s %u", rt_prop_names[p], c->n_set[p]);
+  g_print ("stream %u: %u frames in, %u out, %u failed; %d changes (%u "
+      "refused as documented):%s\n", s->index, s->frame_input->len, s->n_out,
+      s->n_failed, g_atomic_int_get (&c->n_changes), c->n_refused, sets->str);
+  g_string_free (sets, TRUE);
+  fail_unless (c->first_failure == NULL, "stream %u: %s", s->index,
+      c->first_failure);
+  fail_unless (s->n_failed == 0, "stream %u: %u failures; first: %s",
+      s->index, s->n_failed, s->first_failure);
+  fail_unless (s->n_out == s->frame_input->len, "stream %u: count in %u, "
+      "count out %u", s->index, s->frame_input->len, s->n_out);
+  /* the changes met the rule's both sides */
+  fail_unless (c->n_set[0] > 0 && c->n_set[6] > 0 && c->n_refused > 0,
+      "stream %u: too few changes to test the rule", s->index);
+  g_free (c->first_failure);
+  g_free (s->first_failure);
+  g_byte_array_unref (s->frame_input);
+  gst_harness_teardown (s->h);
+}
+
+static void
+rt_run (guint n_instances, guint n_frames)
+{
+  RtStream *streams = g_new0 (RtStream, n_instances);
+  GThread **threads = g_new0 (GThread *, n_instances);
+  guint i, refused = 0;
+  gint64 t0;
+  GstCheckLogFilter *filter;
+
+  rt_inputs_build ();
+  rt_warnings = 0;
+  /* the element's g_warning, in the default domain; other warnings and
+   * criticals still fail the test */
+  filter = gst_check_add_log_filter (NULL, G_LOG_LEVEL_WARNING,
+      g_regex_new (RT_REFUSAL_REGEX, 0, 0, NULL), rt_count_warning, NULL,
+      NULL);
+  for (i = 0; i < n_instances; i++)
+    rt_stream_init (&streams[i], i, n_frames);
+  t0 = g_get_monotonic_time ();
+  for (i = 0; i < n_instances; i++)
+    threads[i] = g_thread_new ("rt-stream", rt_stream_thread, &streams[i]);
+  for (i = 0; i < n_instances; i++)
+    g_thread_join (threads[i]);
+  g_print ("%u instance(s), at least %u frames and %u changes each, in "
+      "%.1f s\n", n_instances, n_frames, n_frames / RT_FRAMES_PER_CHANGE,
+      (g_get_monotonic_time () - t0) / 1e6);
+  gst_check_remove_log_filter (filter);
+  for (i = 0; i < n_instances; i++)
+    refused += streams[i].changer.n_refused;
+  for (i = 0; i < n_instances; i++)
+    rt_stream_report_and_free (&streams[i]);
+  /* one warning per refusal, no more */
+  fail_unless_equals_int (g_atomic_int_get (&rt_warnings), refused);
+  rt_inputs_free ();
+  g_free (streams);
+  g_free (threads);
+}
+
+GST_START_TEST (test_region_and_time_changes)
+{
+  rt_run (1, n_frames_total ());
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_region_and_time_four_instances)
+{
+  rt_run (4, MAX (n_frames_total () / 4, 1000));
+}
+
+GST_END_TEST;
+
 static Suite *
 concurrency_suite (void)
 {
@@ -530,6 +1053,8 @@ concurrency_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_changes_while_streaming);
   tcase_add_test (tc, test_eight_instances);
+  tcase_add_test (tc, test_region_and_time_changes);
+  tcase_add_test (tc, test_region_and_time_four_instances);
   return s;
 }
 
