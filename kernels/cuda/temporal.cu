@@ -8,15 +8,20 @@
  */
 
 /* cudaconv_cuda_run_frame_window: output frame t from the window of frames
- * t-T .. t+T.  The filters that take time are linear in it, so a filtered
- * plane is computed in three steps, rounded once at the end as the CPU
- * reference is:
- *   window_sum     the window's weighted sum (taps_t) into an f32 plane
- *   the planner    the plan's spatial part, f32 -> f32 (UNSHARP as its
- *                  gaussian; IDENTITY: nothing)
- *   window_store   rounding, saturation and the channel map into dst;
- *                  UNSHARP's in + amount (in - g) with in the centre frame
- * The 7-point Laplacian reads its three frames directly (laplacian7).
+ * t-T .. t+T.  The filters that take time are linear in it, so the
+ * window's weighted sum (taps_t) is what the spatial part filters, rounded
+ * once at the end as the CPU reference is:
+ *   window_fused   separable plans (and box, identity) up to
+ *                  FUSED_MAX_RADIUS: a tile sums the window into shared
+ *                  memory as floats, then makes the vertical and the
+ *                  horizontal pass and stores through the channel map;
+ *                  each frame is read once from DRAM, the output written
+ *                  once
+ *   otherwise      window_sum into an f32 plane, the planner's spatial
+ *                  part f32 -> f32 (UNSHARP as its gaussian), and
+ *                  window_store's rounding (UNSHARP's in + amount (in - g),
+ *                  in being the centre frame)
+ *   laplacian7     the 7-point Laplacian reads its three frames directly
  *
  * Host frames are uploaded into device copies kept by id, so a window that
  * slides by one frame uploads one frame. */
@@ -35,6 +40,14 @@
  * window still holds */
 #define KEPT_MAX (WINDOW_MAX + 1)
 #define THREADS 256
+/* the fused kernel's tile of output pixels, and its largest radius (its
+ * taps live in its parameters) */
+#define FUSED_TW 32
+#define FUSED_TH 16
+#define FUSED_BX FUSED_TW       /* threads: a row of the tile each */
+#define FUSED_BY 8
+#define FUSED_MAX_RADIUS 16
+#define FUSED_MAX_TAPS (2 * FUSED_MAX_RADIUS + 1)
 /* grid.y limit; taller planes loop */
 #define GRID_ROWS 65535
 
@@ -60,9 +73,36 @@ typedef struct
   int border;
   int shift;
   float gain;
-  unsigned char *out;           /* f32 */
-  long long out_stride;
+  int vec;                      /* pixels are aligned words (load_pixel) */
+  unsigned char *dst;
+  long long dst_stride;
+  CcOutput out;
 } Laplacian7Params;
+
+typedef struct
+{
+  const unsigned char *src[WINDOW_MAX];
+  long long src_stride[WINDOW_MAX];
+  float weight[WINDOW_MAX];
+  int n;
+  const unsigned char *centre;  /* frame t: COPY channels, UNSHARP's in */
+  long long centre_stride;
+  unsigned char *dst;
+  long long dst_stride;
+  int width;
+  int height;
+  int border;
+  int shift;
+  int rx, ry;
+  float taps_x[FUSED_MAX_TAPS];
+  float taps_y[FUSED_MAX_TAPS];
+  float gain;                   /* BOX's 1 / area, else 1 */
+  float offset;
+  int unsharp;
+  float amount;
+  int vec;                      /* pixels are aligned words (load_pixel) */
+  CcOutput out;
+} WindowFusedParams;
 
 typedef struct
 {
@@ -100,53 +140,227 @@ window_sum (WindowSumParams p)
   }
 }
 
-/* Sample c of pixel (x, y) of a plane, through the border (0 outside a
- * constant one). */
-template <typename T, int C> __device__ __forceinline__ float
-bordered (const unsigned char *plane, long long stride, int x, int y, int c,
-    int width, int height, int border, int shift)
+/* The C samples of pixel x of a row, as values.  vec: the caller checked
+ * that every row of the frames starts on a whole pixel, so a pixel of 8-bit
+ * samples is one aligned word and a single load. */
+template <typename T, int C> __device__ __forceinline__ void
+load_pixel (const unsigned char *row, int x, int shift, bool vec, float *v)
 {
-  int bx = cudaconv_border_index (x, width, (CudaConvBorder) border);
-  int by = cudaconv_border_index (y, height, (CudaConvBorder) border);
+  if constexpr (std::is_same_v<T, uint8_t> && (C == 4 || C == 2)) {
+    if (vec) {
+      unsigned w = C == 4 ?
+          __ldg (reinterpret_cast<const unsigned *> (row) + x) :
+          __ldg (reinterpret_cast<const unsigned short *> (row) + x);
+#pragma unroll
+      for (int c = 0; c < C; c++)
+        v[c] = (float) (((w >> (8 * c)) & 0xffu) >> shift);
+      return;
+    }
+  }
+#pragma unroll
+  for (int c = 0; c < C; c++)
+    v[c] = sample_value<T> (load_raw<T> (row, x * C + c), shift);
+}
 
-  if (bx < 0 || by < 0)
-    return 0.f;
-  return sample_value<T> (load_raw<T> (plane + by * stride, bx * C + c),
-      shift);
+template <int C> __device__ __forceinline__ void
+add_pixel (float *acc, const float *v)
+{
+#pragma unroll
+  for (int c = 0; c < C; c++)
+    acc[c] += v[c];
 }
 
 template <typename T, int C> __global__ void
 laplacian7 (Laplacian7Params p)
 {
-  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const CudaConvBorder border = (CudaConvBorder) p.border;
 
   if (x >= p.width)
     return;
+  /* the columns either side, through the border (-1: constant, 0) */
+  const int xl = cudaconv_border_index (x - 1, p.width, border);
+  const int xr = cudaconv_border_index (x + 1, p.width, border);
+
   for (int y = blockIdx.y; y < p.height; y += gridDim.y) {
-    float *out = reinterpret_cast<float *> (p.out + y * p.out_stride) + x * C;
+    const unsigned char *row = p.centre + y * p.centre_stride;
+    const int yu = cudaconv_border_index (y - 1, p.height, border);
+    const int yd = cudaconv_border_index (y + 1, p.height, border);
+    const T *in = reinterpret_cast<const T *> (row) + x * C;
+    T *out = reinterpret_cast<T *> (p.dst + y * p.dst_stride) + x * C;
+    float centre[C], sum[C], v[C];
+
+    load_pixel<T, C> (row, x, p.shift, p.vec, centre);
+    load_pixel<T, C> (p.prev + y * p.prev_stride, x, p.shift, p.vec, sum);
+    load_pixel<T, C> (p.next + y * p.next_stride, x, p.shift, p.vec, v);
+    add_pixel<C> (sum, v);
+    if (xl >= 0) {
+      load_pixel<T, C> (row, xl, p.shift, p.vec, v);
+      add_pixel<C> (sum, v);
+    }
+    if (xr >= 0) {
+      load_pixel<T, C> (row, xr, p.shift, p.vec, v);
+      add_pixel<C> (sum, v);
+    }
+    if (yu >= 0) {
+      load_pixel<T, C> (p.centre + yu * p.centre_stride, x, p.shift, p.vec,
+          v);
+      add_pixel<C> (sum, v);
+    }
+    if (yd >= 0) {
+      load_pixel<T, C> (p.centre + yd * p.centre_stride, x, p.shift, p.vec,
+          v);
+      add_pixel<C> (sum, v);
+    }
+#pragma unroll
+    for (int c = 0; c < C; c++)
+      out[c] = finish_sample<T> (p.gain * fabsf (sum[c] - 6.f * centre[c]),
+          p.out.all_filter ? T (0) : in[c], c, p.out);
+  }
+}
+
+/* C floats of a pixel in shared memory: one 16-byte access for C = 4. */
+template <int C> __device__ __forceinline__ void
+smem_get (const float *at, float *v)
+{
+  if constexpr (C == 4) {
+    float4 f = *reinterpret_cast<const float4 *> (at);
+    v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
+  } else {
+#pragma unroll
+    for (int c = 0; c < C; c++)
+      v[c] = at[c];
+  }
+}
+
+template <int C> __device__ __forceinline__ void
+smem_put (float *at, const float *v)
+{
+  if constexpr (C == 4) {
+    *reinterpret_cast<float4 *> (at) = make_float4 (v[0], v[1], v[2], v[3]);
+  } else {
+#pragma unroll
+    for (int c = 0; c < C; c++)
+      at[c] = v[c];
+  }
+}
+
+/* One tile of FUSED_TW x FUSED_TH output pixels, by FUSED_BX x FUSED_BY
+ * threads.  Shared memory holds the window's sum over the tile and its
+ * halo (in_h rows of in_w pixels), then the vertical pass over FUSED_TH
+ * rows of in_w pixels, C floats a pixel. */
+template <typename T, int C> __global__ void
+__launch_bounds__ (FUSED_BX * FUSED_BY)
+window_fused (WindowFusedParams p)
+{
+  extern __shared__ __align__ (16) float smem[];
+  const int in_w = FUSED_TW + 2 * p.rx;
+  const int in_h = FUSED_TH + 2 * p.ry;
+  float *sum = smem;
+  float *vert = smem + in_h * in_w * C;
+  const int x0 = blockIdx.x * FUSED_TW;
+  const int y0 = blockIdx.y * FUSED_TH;
+  const CudaConvBorder border = (CudaConvBorder) p.border;
+
+  /* 1. the window's weighted sum, through the border (0 outside a
+   * constant one) */
+  for (int ly = threadIdx.y; ly < in_h; ly += FUSED_BY) {
+    const int gy = cudaconv_border_index (y0 + ly - p.ry, p.height, border);
+
+    for (int lx = threadIdx.x; lx < in_w; lx += FUSED_BX) {
+      const int gx = cudaconv_border_index (x0 + lx - p.rx, p.width,
+          border);
+      float acc[C], v[C];
 
 #pragma unroll
-    for (int c = 0; c < C; c++) {
-      float centre = sample_value<T> (load_raw<T> (p.centre +
-              y * p.centre_stride, x * C + c), p.shift);
-      float sum =
-          bordered<T, C> (p.centre, p.centre_stride, x - 1, y, c, p.width,
-          p.height, p.border, p.shift) +
-          bordered<T, C> (p.centre, p.centre_stride, x + 1, y, c, p.width,
-          p.height, p.border, p.shift) +
-          bordered<T, C> (p.centre, p.centre_stride, x, y - 1, c, p.width,
-          p.height, p.border, p.shift) +
-          bordered<T, C> (p.centre, p.centre_stride, x, y + 1, c, p.width,
-          p.height, p.border, p.shift) +
-          sample_value<T> (load_raw<T> (p.prev + y * p.prev_stride,
-              x * C + c), p.shift) +
-          sample_value<T> (load_raw<T> (p.next + y * p.next_stride,
-              x * C + c), p.shift);
+      for (int c = 0; c < C; c++)
+        acc[c] = 0.f;
+      if (gx >= 0 && gy >= 0)
+        for (int k = 0; k < p.n; k++) {
+          load_pixel<T, C> (p.src[k] + gy * p.src_stride[k], gx, p.shift,
+              p.vec, v);
+#pragma unroll
+          for (int c = 0; c < C; c++)
+            acc[c] = fmaf (p.weight[k], v[c], acc[c]);
+        }
+      smem_put<C> (sum + (ly * in_w + lx) * C, acc);
+    }
+  }
+  __syncthreads ();
 
-      out[c] = p.gain * fabsf (sum - 6.f * centre);
+  /* 2. vertical pass: FUSED_TH rows, every column of the halo */
+  for (int r = threadIdx.y; r < FUSED_TH; r += FUSED_BY)
+    for (int lx = threadIdx.x; lx < in_w; lx += FUSED_BX) {
+      const float *col = sum + (r * in_w + lx) * C;
+      float acc[C], v[C];
+
+#pragma unroll
+      for (int c = 0; c < C; c++)
+        acc[c] = 0.f;
+      for (int j = 0; j <= 2 * p.ry; j++) {
+        smem_get<C> (col + j * in_w * C, v);
+#pragma unroll
+        for (int c = 0; c < C; c++)
+          acc[c] = fmaf (p.taps_y[j], v[c], acc[c]);
+      }
+      smem_put<C> (vert + (r * in_w + lx) * C, acc);
+    }
+  __syncthreads ();
+
+  /* 3. horizontal pass and the store */
+  for (int r = threadIdx.y; r < FUSED_TH; r += FUSED_BY) {
+    const int x = x0 + threadIdx.x, y = y0 + r;
+
+    if (x >= p.width || y >= p.height)
+      continue;
+    const float *row = vert + (r * in_w + threadIdx.x) * C;
+    const T *in = reinterpret_cast<const T *> (p.centre +
+        y * p.centre_stride) + x * C;
+    T *out = reinterpret_cast<T *> (p.dst + y * p.dst_stride) + x * C;
+    float acc[C], v[C];
+
+#pragma unroll
+    for (int c = 0; c < C; c++)
+      acc[c] = 0.f;
+    for (int j = 0; j <= 2 * p.rx; j++) {
+      smem_get<C> (row + j * C, v);
+#pragma unroll
+      for (int c = 0; c < C; c++)
+        acc[c] = fmaf (p.taps_x[j], v[c], acc[c]);
+    }
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+      T raw = p.unsharp || !p.out.all_filter ? in[c] : T (0);
+      float f = acc[c] * p.gain + p.offset;
+
+      if (p.unsharp) {
+        float centre = sample_value<T> (raw, p.shift);
+        f = centre + p.amount * (centre - f);
+      }
+      out[c] = finish_sample<T> (f, raw, c, p.out);
     }
   }
 }
+
+struct WindowFusedLaunch
+{
+  const WindowFusedParams *p;
+  size_t smem;
+  cudaStream_t stream;
+
+  template <typename T, int C> cudaError_t run () const
+  {
+    cudaError_t e = cudaFuncSetAttribute (window_fused<T, C>,
+        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
+    if (e != cudaSuccess)
+      return e;
+    dim3 grid ((p->width + FUSED_TW - 1) / FUSED_TW,
+        (p->height + FUSED_TH - 1) / FUSED_TH);
+    window_fused<T, C> <<<grid, dim3 (FUSED_BX, FUSED_BY), smem,
+        stream>>> (*p);
+    return cudaGetLastError ();
+  }
+};
 
 template <typename T, int C> __global__ void
 window_store (WindowStoreParams p)
@@ -361,12 +575,6 @@ window_on_device (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
     memcpy (device, window, n * sizeof (*window));
     return CUDACONV_OK;
   }
-  if (cuda->temporal == NULL) {
-    cuda->temporal = (CcTemporal *) calloc (1, sizeof (CcTemporal));
-    if (cuda->temporal == NULL)
-      return cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY,
-          "out of host memory for the window's frames");
-  }
   for (int i = 0; i < n; i++) {
     CudaConvFrameId id = ids != NULL ? ids[i] : 0;
     int index = -1;
@@ -411,65 +619,166 @@ f32_plane (const FramePlane * plane, CcBuffer * buf)
   return image;
 }
 
-/* The f32 plane of what the plan computes before rounding: the window's
- * sum, spatially filtered (or the 7-point Laplacian). */
+static int
+sample_shift (const FramePlane * plane)
+{
+  return plane->geometry.type == CUDACONV_SAMPLE_F32 ? 0 :
+      plane->geometry.shift;
+}
+
+/* The window's frames plan reads, as a sum's sources and weights: the
+ * middle 2 radius_t + 1 of the window. */
+static int
+window_sources (const CudaConvPlan * plan, const CudaConvFrame * device,
+    int t_radius, int p, const unsigned char **src, long long *stride,
+    float *weight)
+{
+  int rt = plan->radius_t;
+
+  for (int k = 0; k < 2 * rt + 1; k++) {
+    const CudaConvFrame *f = &device[t_radius - rt + k];
+
+    src[k] = (const unsigned char *) f->data[p];
+    stride[k] = (long long) f->stride[p];
+    weight[k] = rt > 0 ? (float) plan->taps_t[k] : 1.f;
+  }
+  return 2 * rt + 1;
+}
+
+/* Whether every row of plane p of the window's frames starts on a whole
+ * pixel, so load_pixel may read a pixel of 2 or 4 bytes as one word. */
+static int
+pixels_aligned (const FramePlane * plane, const CudaConvFrame * device,
+    int n, int p)
+{
+  size_t size = plane->geometry.channels *
+      cudaconv_sample_size (plane->geometry.type);
+
+  if (size != 2 && size != 4)
+    return 0;
+  for (int i = 0; i < n; i++)
+    if (((uintptr_t) device[i].data[p] | device[i].stride[p]) % size != 0)
+      return 0;
+  return 1;
+}
+
 static CudaConvStatus
-filter_window (CudaConvCuda * cuda, const FramePlane * plane, int p,
-    const CudaConvFrame * device, int t_radius, CudaConvImage * filtered,
-    CudaConvError * err)
+launch_laplacian7 (CudaConvCuda * cuda, const FramePlane * plane, int p,
+    const CudaConvFrame * device, int t_radius, const CudaConvImage * target,
+    const CcOutput * out, CudaConvError * err)
+{
+  const CudaConvFrame *prev = &device[t_radius - 1];
+  const CudaConvFrame *centre = &device[t_radius];
+  const CudaConvFrame *next = &device[t_radius + 1];
+  Laplacian7Params lp;
+
+  lp.prev = (const unsigned char *) prev->data[p];
+  lp.centre = (const unsigned char *) centre->data[p];
+  lp.next = (const unsigned char *) next->data[p];
+  lp.prev_stride = (long long) prev->stride[p];
+  lp.centre_stride = (long long) centre->stride[p];
+  lp.next_stride = (long long) next->stride[p];
+  lp.width = plane->geometry.width;
+  lp.height = plane->geometry.height;
+  lp.border = plane->plan->border;
+  lp.shift = sample_shift (plane);
+  lp.gain = (float) plane->plan->gain;
+  lp.vec = pixels_aligned (plane, prev, 3, p);
+  lp.dst = (unsigned char *) target->data;
+  lp.dst_stride = (long long) target->stride;
+  lp.out = *out;
+  return cc_launched (cc::dispatch_type_channels (plane->geometry.type,
+          plane->geometry.channels, cc::Laplacian7Launch { &lp,
+              cuda->stream}), "the 7-point Laplacian", err);
+}
+
+/* Shared memory of the fused kernel for plan's radii (0: it cannot run
+ * it). */
+static size_t
+fused_smem (const CudaConvCuda * cuda, const FramePlane * plane)
+{
+  const CudaConvPlan *plan = plane->plan;
+  size_t in_w = FUSED_TW + 2 * (size_t) plan->radius_x;
+  size_t in_h = FUSED_TH + 2 * (size_t) plan->radius_y;
+  size_t smem = (in_h + FUSED_TH) * in_w * plane->geometry.channels *
+      sizeof (float);
+
+  if (plan->op != CUDACONV_OP_IDENTITY && plan->op != CUDACONV_OP_SEPARABLE
+      && plan->op != CUDACONV_OP_UNSHARP && plan->op != CUDACONV_OP_BOX)
+    return 0;
+  if (plan->radius_x > FUSED_MAX_RADIUS || plan->radius_y > FUSED_MAX_RADIUS
+      || (plane->geometry.height + FUSED_TH - 1) / FUSED_TH > 65535)
+    return 0;
+  return smem <= cuda->smem_optin ? smem : 0;
+}
+
+static CudaConvStatus
+launch_fused (CudaConvCuda * cuda, const FramePlane * plane, int p,
+    const CudaConvFrame * device, int t_radius, const CudaConvImage * target,
+    const CcOutput * out, size_t smem, CudaConvError * err)
+{
+  const CudaConvPlan *plan = plane->plan;
+  int unit = plan->op == CUDACONV_OP_BOX || plan->op == CUDACONV_OP_IDENTITY;
+  WindowFusedParams fp;
+
+  memset (&fp, 0, sizeof (fp));
+  fp.n = window_sources (plan, device, t_radius, p, fp.src, fp.src_stride,
+      fp.weight);
+  fp.centre = (const unsigned char *) device[t_radius].data[p];
+  fp.centre_stride = (long long) device[t_radius].stride[p];
+  fp.dst = (unsigned char *) target->data;
+  fp.dst_stride = (long long) target->stride;
+  fp.width = plane->geometry.width;
+  fp.height = plane->geometry.height;
+  fp.border = plan->border;
+  fp.shift = sample_shift (plane);
+  fp.rx = plan->op == CUDACONV_OP_IDENTITY ? 0 : plan->radius_x;
+  fp.ry = plan->op == CUDACONV_OP_IDENTITY ? 0 : plan->radius_y;
+  /* BOX and IDENTITY: unit taps, the mean by the gain */
+  for (int j = 0; j <= 2 * fp.rx; j++)
+    fp.taps_x[j] = unit ? 1.f : (float) plan->taps_x[j];
+  for (int j = 0; j <= 2 * fp.ry; j++)
+    fp.taps_y[j] = unit ? 1.f : (float) plan->taps_y[j];
+  fp.gain = plan->op == CUDACONV_OP_BOX ? (float) plan->gain : 1.f;
+  fp.offset = plan->op == CUDACONV_OP_UNSHARP ||
+      plan->op == CUDACONV_OP_IDENTITY ? 0.f : (float) plan->offset;
+  fp.unsharp = plan->op == CUDACONV_OP_UNSHARP;
+  fp.amount = (float) plan->amount;
+  fp.vec = pixels_aligned (plane, device, 2 * t_radius + 1, p);
+  fp.out = *out;
+  return cc_launched (cc::dispatch_type_channels (plane->geometry.type,
+          plane->geometry.channels, cc::WindowFusedLaunch { &fp, smem,
+              cuda->stream}), "the fused window kernel", err);
+}
+
+/* The three-pass path: the window's sum into an f32 plane, the spatial
+ * part f32 -> f32, then the store. */
+static CudaConvStatus
+run_three_pass (CudaConvCuda * cuda, const FramePlane * plane, int p,
+    const CudaConvFrame * device, int t_radius, const CudaConvImage * target,
+    const CcOutput * out, CudaConvError * err)
 {
   CcTemporal *t = cuda->temporal;
   const CudaConvPlan *plan = plane->plan;
-  int rt = plan->radius_t;
-  CudaConvImage sum;
   size_t bytes = device_pitch (&plane->geometry, CUDACONV_SAMPLE_F32) *
       plane->geometry.height;
+  CudaConvImage sum, filtered;
+  WindowSumParams sp;
+  WindowStoreParams wp;
   CudaConvStatus s;
 
   if ((s = cc_buffer_grow (&t->sum, bytes, err)) != CUDACONV_OK ||
       (s = cc_buffer_grow (&t->filtered, bytes, err)) != CUDACONV_OK)
     return s;
   sum = f32_plane (plane, &t->sum);
-  *filtered = f32_plane (plane, &t->filtered);
+  filtered = f32_plane (plane, &t->filtered);
 
-  if (plan->op == CUDACONV_OP_LAPLACIAN) {
-    const CudaConvFrame *prev = &device[t_radius - 1];
-    const CudaConvFrame *next = &device[t_radius + 1];
-    Laplacian7Params lp;
-
-    lp.prev = (const unsigned char *) prev->data[p];
-    lp.centre = (const unsigned char *) device[t_radius].data[p];
-    lp.next = (const unsigned char *) next->data[p];
-    lp.prev_stride = (long long) prev->stride[p];
-    lp.centre_stride = (long long) device[t_radius].stride[p];
-    lp.next_stride = (long long) next->stride[p];
-    lp.width = plane->geometry.width;
-    lp.height = plane->geometry.height;
-    lp.border = plan->border;
-    lp.shift = plane->geometry.type == CUDACONV_SAMPLE_F32 ? 0 :
-        plane->geometry.shift;
-    lp.gain = (float) plan->gain;
-    lp.out = (unsigned char *) filtered->data;
-    lp.out_stride = (long long) filtered->stride;
-    return cc_launched (cc::dispatch_type_channels (plane->geometry.type,
-            plane->geometry.channels, cc::Laplacian7Launch { &lp,
-                cuda->stream}), "the 7-point Laplacian", err);
-  }
-
-  WindowSumParams sp;
   memset (&sp, 0, sizeof (sp));
-  sp.n = 2 * rt + 1;
-  for (int k = 0; k < sp.n; k++) {
-    const CudaConvFrame *f = &device[t_radius - rt + k];
-
-    sp.src[k] = (const unsigned char *) f->data[p];
-    sp.src_stride[k] = (long long) f->stride[p];
-    sp.weight[k] = rt > 0 ? (float) plan->taps_t[k] : 1.f;
-  }
+  sp.n = window_sources (plan, device, t_radius, p, sp.src, sp.src_stride,
+      sp.weight);
   sp.samples = plane->geometry.width * plane->geometry.channels;
   sp.height = plane->geometry.height;
-  sp.shift = plane->geometry.type == CUDACONV_SAMPLE_F32 ? 0 :
-      plane->geometry.shift;
+  sp.shift = sample_shift (plane);
   sp.sum = (unsigned char *) sum.data;
   sp.sum_stride = (long long) sum.stride;
   if ((s = cc_launched (cc::dispatch_type_channels (plane->geometry.type, 1,
@@ -481,28 +790,46 @@ filter_window (CudaConvCuda * cuda, const FramePlane * plane, int p,
   if (plan->op == CUDACONV_OP_IDENTITY || ((plan->op ==
               CUDACONV_OP_SEPARABLE || plan->op == CUDACONV_OP_UNSHARP)
           && plan->radius_x == 0 && plan->radius_y == 0)) {
-    *filtered = sum;
-    return CUDACONV_OK;
+    filtered = sum;
+  } else {
+    /* UNSHARP's gaussian alone: window_store adds in + amount (in - g) */
+    CudaConvPlan spatial = *plan;
+    if (spatial.op == CUDACONV_OP_UNSHARP)
+      spatial.op = CUDACONV_OP_SEPARABLE;
+    if ((s = cc_schedule_run (cuda, &spatial, &sum, &filtered, NULL,
+                cuda->stream, err)) != CUDACONV_OK)
+      return s;
   }
-  /* UNSHARP's gaussian alone: window_store adds in + amount (in - g) */
-  CudaConvPlan spatial = *plan;
-  if (spatial.op == CUDACONV_OP_UNSHARP)
-    spatial.op = CUDACONV_OP_SEPARABLE;
-  return cc_schedule_run (cuda, &spatial, &sum, filtered, NULL, cuda->stream,
-      err);
+
+  wp.filtered = (const unsigned char *) filtered.data;
+  wp.filtered_stride = (long long) filtered.stride;
+  wp.centre = (const unsigned char *) device[t_radius].data[p];
+  wp.centre_stride = (long long) device[t_radius].stride[p];
+  wp.dst = (unsigned char *) target->data;
+  wp.dst_stride = (long long) target->stride;
+  wp.width = plane->geometry.width;
+  wp.height = plane->geometry.height;
+  wp.shift = sample_shift (plane);
+  wp.unsharp = plan->op == CUDACONV_OP_UNSHARP;
+  wp.amount = (float) plan->amount;
+  wp.out = *out;
+  return cc_launched (cc::dispatch_type_channels (plane->geometry.type,
+          plane->geometry.channels, cc::WindowStoreLaunch { &wp,
+              cuda->stream}), "the window's store", err);
 }
 
-/* Rounds filtered into plane p of dst (a device plane for host dst, then
- * downloaded). */
+/* Plane p of output t into dst: on the device directly, or through a
+ * device plane downloaded into host dst. */
 static CudaConvStatus
-store_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
-    const CudaConvFrame * centre, const CudaConvImage * filtered,
-    const CudaConvFrame * dst, CudaConvError * err)
+window_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
+    const CudaConvFrame * device, int t_radius, const CudaConvFrame * dst,
+    CudaConvError * err)
 {
   CcTemporal *t = cuda->temporal;
   CudaConvImage out = plane_at (plane, dst, p);
   CudaConvImage target = out;
-  WindowStoreParams wp;
+  CcOutput o = cc_output_of (&out, &plane->map);
+  size_t smem = fused_smem (cuda, plane);
   CudaConvStatus s;
 
   if (dst->memory == CUDACONV_MEMORY_HOST) {
@@ -514,23 +841,15 @@ store_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
     target.data = t->out.data;
     target.stride = pitch;
   }
-  wp.filtered = (const unsigned char *) filtered->data;
-  wp.filtered_stride = (long long) filtered->stride;
-  wp.centre = (const unsigned char *) centre->data[p];
-  wp.centre_stride = (long long) centre->stride[p];
-  wp.dst = (unsigned char *) target.data;
-  wp.dst_stride = (long long) target.stride;
-  wp.width = plane->geometry.width;
-  wp.height = plane->geometry.height;
-  wp.shift = plane->geometry.type == CUDACONV_SAMPLE_F32 ? 0 :
-      plane->geometry.shift;
-  wp.unsharp = plane->plan->op == CUDACONV_OP_UNSHARP;
-  wp.amount = (float) plane->plan->amount;
-  wp.out = cc_output_of (&out, &plane->map);
-  if ((s = cc_launched (cc::dispatch_type_channels (plane->geometry.type,
-                  plane->geometry.channels, cc::WindowStoreLaunch { &wp,
-                      cuda->stream}), "the window's store",
-              err)) != CUDACONV_OK)
+  if (plane->plan->op == CUDACONV_OP_LAPLACIAN)
+    s = launch_laplacian7 (cuda, plane, p, device, t_radius, &target, &o,
+        err);
+  else if (smem > 0)
+    s = launch_fused (cuda, plane, p, device, t_radius, &target, &o, smem,
+        err);
+  else
+    s = run_three_pass (cuda, plane, p, device, t_radius, &target, &o, err);
+  if (s != CUDACONV_OK)
     return s;
   if (dst->memory == CUDACONV_MEMORY_HOST)
     CC_TRY (cudaMemcpy2DAsync (out.data, out.stride, target.data,
@@ -610,19 +929,23 @@ cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
   if ((s = cc_enter (cuda, err)) != CUDACONV_OK ||
       (s = check_window (plan, window, n_window, dst, err)) != CUDACONV_OK)
     return s;
+  /* the f32 planes serve every window; kept frames only host ones */
+  if (cuda->temporal == NULL) {
+    cuda->temporal = (CcTemporal *) calloc (1, sizeof (CcTemporal));
+    if (cuda->temporal == NULL)
+      return cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY,
+          "out of host memory for the window's state");
+  }
 
   s = window_on_device (cuda, plan, window, ids, n_window, device, err);
   for (int p = 0; p < plan->n_planes && s == CUDACONV_OK; p++) {
     const FramePlane *plane = &plan->planes[p];
-    CudaConvImage filtered;
     CudaConvError inner = { CUDACONV_OK, {0} };
 
     if (plane->job != JOB_FILTER)
       s = pass_plane (cuda, plane, p, &window[t_radius], dst, &inner);
-    else if ((s = filter_window (cuda, plane, p, device, t_radius,
-                &filtered, &inner)) == CUDACONV_OK)
-      s = store_plane (cuda, plane, p, &device[t_radius], &filtered, dst,
-          &inner);
+    else
+      s = window_plane (cuda, plane, p, device, t_radius, dst, &inner);
     if (s != CUDACONV_OK)
       cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
   }
