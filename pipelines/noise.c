@@ -192,7 +192,7 @@ psnr (long width, long height, const char *clean_path, const char *test_path,
           sum += d * d;
         }
       }
-    n += (uint64_t) w * h * 3;
+    n += (uint64_t) w *h * 3;
   }
   fclose (fa);
   fclose (fb);
@@ -200,8 +200,7 @@ psnr (long width, long height, const char *clean_path, const char *test_path,
   free (b);
   if (got_a != 0 || got_b != 0 || n == 0) {
     fprintf (stderr, "cudaconv-noise: %s and %s do not hold the same number "
-        "of whole %ldx%ld RGBA frames\n", clean_path, test_path, width,
-        height);
+        "of whole %ldx%ld RGBA frames\n", clean_path, test_path, width, height);
     return 1;
   }
   if (sum == 0.0)
