@@ -198,9 +198,9 @@
  * qos=false where every frame counts.
  *
  * |[
- * gst-launch-1.0 videotestsrc ! cudaconvfilter kernel=gaussian radius=2 temporal-radius=2 ! videoconvert ! autovideosink
- * ]| Denoises: each output pixel is a Gaussian-weighted mean over 5x5
- * pixels of five frames, at two frames of latency.
+ * gst-launch-1.0 videotestsrc ! cudaconvfilter kernel=gaussian radius=1 sigma=0.5 temporal-radius=2 ! videoconvert ! autovideosink
+ * ]| Denoises: each output pixel is a Gaussian-weighted mean over 3x3
+ * pixels (sigma 0.5) of five frames, at two frames of latency.
  *
  * ## Choosing values
  * The radius sets the footprint (2 radius + 1 pixels across) and the cost of

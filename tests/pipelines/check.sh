@@ -4,13 +4,14 @@
 # sizes, frame counts, and that the filter changed the frames the way it
 # should (blurs lower the detail, sharpening raises it, edge maps are
 # darker, an emboss is mid-grey, a face is pixelated and nothing around
-# it changed); the gallery and the privacy picture must also match the
-# committed docs/gallery.png and docs/privacy.png.  Exit 77 (skipped) is
-# passed on from scripts that have nothing to run here (no GPU, no
-# display, no facedetect).
+# it changed, denoising raises the PSNR); the gallery, the privacy and the
+# denoise pictures must also match the committed docs/gallery.png,
+# docs/privacy.png and docs/denoise.png.  Exit 77 (skipped) is passed on
+# from scripts that have nothing to run here (no GPU, no display, no
+# facedetect).
 #
 #   check.sh NAME     NAME: demo, blur, edges, sharpen, emboss, gpu-chain,
-#                     preview, gallery, privacy, embed-c or embed-py
+#                     preview, gallery, privacy, denoise, embed-c or embed-py
 #
 # The filter parameters (and the embedding examples' picture) are drawn
 # at random each run from a printed seed; CUDACONV_TEST_SEED=N replays one.
@@ -68,6 +69,55 @@ expect_log() {
 backend_said() {
   expect_log ": backend: \(CUDA on GPU [0-9]* (.*)\|CPU, [0-9]* threads\):" \
     "which backend ran"
+}
+
+# check_psnr: the denoise script's PSNR line. Denoised must beat noisy by
+# 3 dB (the MSE halved; the default filter gains 3.9 dB on the test scene
+# and 3.4 dB on the pinwheel clip, where clipped noise on black and white
+# keeps a bias no filter averages away) and the same filter without its
+# temporal part by 1 dB (1.7 dB in both): so the frames around each one
+# count.  A seed moves these by about 0.02 dB, the GPU's 1 LSB by less.
+check_psnr() {
+  local line noisy denoised spatial
+  line=$(grep -o 'noisy [0-9.]* dB, denoised [0-9.]* dB (the same filter' \
+    "$CUDACONV_OUT/$name.log" | tail -n 1)
+  read -r _ noisy _ _ denoised _ <<<"$line"
+  spatial=$(grep -o 'temporal-radius=0: [0-9.]* dB' \
+    "$CUDACONV_OUT/$name.log" | tail -n 1 | cut -d ' ' -f 2)
+  if [[ -z $noisy || -z $denoised || -z $spatial ]]; then
+    echo "FAIL: the output does not give the three PSNR figures"
+    failures=$((failures + 1))
+  elif awk -v n="$noisy" -v d="$denoised" -v s="$spatial" \
+    'BEGIN { exit !(d >= n + 3 && d >= s + 1) }'; then
+    echo "ok: denoised $denoised dB, noisy $noisy dB, spatial only" \
+      "$spatial dB"
+  else
+    echo "FAIL: denoised $denoised dB is not 3 dB above noisy $noisy dB" \
+      "and 1 dB above spatial only $spatial dB"
+    failures=$((failures + 1))
+  fi
+}
+
+# check_denoise_outputs WxH FRAMES MIDDLE: the denoise script's files, and
+# its middle frame's PSNR measured again by framecheck
+check_denoise_outputs() {
+  local size=$1 frames=$2 n noisy_psnr
+  local w=${size%x*} h=${size#*x}
+  n=$(printf %03d "$3")
+  for i in 000 "$n" $(printf %03d $((frames - 1))); do
+    expect "$out/side-by-side-$i.png" --size $((2 * w))x"$h" --frames 1
+  done
+  ext=mp4
+  [[ -e $out/denoise.mp4 ]] || ext=mkv
+  expect "$out/denoise.$ext" --size $((2 * w))x"$h" --frames "$frames"
+  expect "$out/clean-$n.png" --size "$size" --frames 1
+  noisy_psnr=$("$FRAMECHECK" "$out/noisy-$n.png" --ref "$out/clean-$n.png" \
+    --psnr 10:35 | grep -o 'psnr [0-9.]*' | cut -d ' ' -f 2) || {
+    echo "FAIL: the noisy frame's PSNR is not 10 to 35 dB"
+    failures=$((failures + 1))
+  }
+  expect "$out/denoised-$n.png" --size "$size" --ref "$out/clean-$n.png" \
+    --psnr "$(awk -v p="${noisy_psnr:-99}" 'BEGIN { print p + 3 }'):"
 }
 
 mkdir -p "$CUDACONV_OUT"
@@ -294,6 +344,64 @@ case $name in
       video=$(echo "$out"/privacy.*)
       expect "$video" --size 720x528 --min-frames 10
     fi
+  denoise)
+    # the committed picture first: there, readable, small
+    expect "$root/docs/denoise.png" --size 640x360 --frames 1 \
+      --max-bytes 1000000
+    # 1. the default run, which the README's picture and figures come from
+    run "$root/pipelines/denoise.sh"
+    backend_said
+    cpu=1
+    grep -q ": backend: CPU" "$CUDACONV_OUT/$name.log" || cpu=
+    check_psnr
+    check_denoise_outputs 1280x720 30 15
+    # the committed picture is what the script makes today: the CPU
+    # backend's pixel for pixel; on the GPU (denoised samples within 1
+    # LSB, so a label's PSNR may differ in its last digit) nearly
+    tolerance=(--max-diff :0)
+    [[ -n $cpu ]] || tolerance=(--diff :0.5)
+    "$FRAMECHECK" "$out/denoise-small.png" --ref "$root/docs/denoise.png" \
+      "${tolerance[@]}" || {
+      echo "FAIL: docs/denoise.png is not what pipelines/denoise.sh makes" \
+        "now: regenerate it (cp out/denoise/denoise-small.png" \
+        "docs/denoise.png), look at it, commit it"
+      failures=$((failures + 1))
+    }
+    # the README quotes the CPU backend's figures
+    if [[ -n $cpu ]]; then
+      if grep -qF "$(grep -o 'PSNR against .*' "$CUDACONV_OUT/$name.log")" \
+        "$root/README.md"; then
+        echo "ok: the README quotes the PSNR figures the script prints"
+      else
+        echo "FAIL: the README does not quote the PSNR line the script" \
+          "prints on the CPU backend: update it"
+        failures=$((failures + 1))
+      fi
+    fi
+    # 2. a given file (10-bit 4:4:4 H.264 with an AAC track where the
+    # encoders can make it, as for edges), cut to FRAMES frames, with noise
+    # of a random seed
+    given=$CUDACONV_OUT/denoise-444.mp4 size=322x240
+    gst-launch-1.0 -q videotestsrc pattern=pinwheel num-buffers=40 \
+      ! video/x-raw,format=Y444_10LE,width=322,height=240,framerate=25/1 \
+      ! x264enc ! mp4mux name=mux ! filesink location="$given" \
+      audiotestsrc num-buffers=30 ! avenc_aac ! mux. || {
+      echo "$name: cannot make a 10-bit 4:4:4 H.264 file with AAC audio" \
+        "here: using a raw pinwheel in Matroska"
+      given=$CUDACONV_OUT/denoise-input.mkv
+      gst-launch-1.0 -q videotestsrc pattern=pinwheel num-buffers=40 \
+        ! video/x-raw,format=I420,width=322,height=240,framerate=25/1 \
+        ! matroskamux ! filesink location="$given"
+    }
+    FRAMES=24 NOISE_SEED=$((RANDOM * 32768 + RANDOM)) \
+      run "$root/pipelines/denoise.sh" "$given"
+    backend_said
+    check_psnr
+    check_denoise_outputs $size 24 12
+    [[ ! -e $out/denoise-small.png ]] || {
+      echo "FAIL: the README's picture was made from a given video"
+      failures=$((failures + 1))
+    }
     ;;
   embed-c | embed-py)
     pattern=$(pick smpte smpte75 pinwheel spokes ball snow circular)

@@ -17,7 +17,9 @@
  * lowers it, sharpening raises it.  "diff" is the mean absolute difference
  * of the colour samples of FILE and REF.  Both are in 8-bit units, averaged
  * over the frames.  "max diff" is the largest absolute difference of any
- * colour sample of any frame: a mean hides a small area that changed. */
+ * colour sample of any frame: a mean hides a small area that changed.
+ * "psnr" is 10 log10 (255^2 / MSE), the mean squared difference of the
+ * colour samples over every frame (99 when the files are equal). */
 
 #include <gst/gst.h>
 #include <gst/app/gstappsink.h>
@@ -42,7 +44,7 @@ typedef struct
   gint crop[4];                 /* x, y, w, h; w = 0: whole frame */
   gint ref_crop[4];             /* the same for REF */
   const gchar *ref;
-  Range diff, max_diff, detail_ratio, mean, detail;
+  Range diff, max_diff, detail_ratio, mean, detail, psnr;
   gint64 max_bytes;             /* -1: not checked */
 } Expectations;
 
@@ -217,10 +219,12 @@ frame_mean (const Rgba * im)
   return sum / (3.0 * im->width * im->height);
 }
 
-/* The mean absolute difference; raises *max to the largest one and adds
- * the samples that differ to *n_differ. */
+/* The mean absolute difference; raises *max to the largest one, adds the
+ * samples that differ to *n_differ and their squared differences to
+ * *squares. */
 static gdouble
-frame_diff (const Rgba * a, const Rgba * b, gint * max, guint64 * n_differ)
+frame_diff (const Rgba * a, const Rgba * b, gint * max, guint64 * n_differ,
+    gdouble * squares)
 {
   gdouble sum = 0.0;
   gint x, y, c;
@@ -231,6 +235,7 @@ frame_diff (const Rgba * a, const Rgba * b, gint * max, guint64 * n_differ)
         gint d = abs (rgba_at (a, x, y)[c] - rgba_at (b, x, y)[c]);
 
         sum += d;
+        *squares += (gdouble) d *d;
         *max = MAX (*max, d);
         *n_differ += d != 0;
       }
@@ -296,7 +301,7 @@ usage (void)
       "[--min-frames N] [--crop X,Y,W,H]\n"
       "  [--mean LO:HI] [--detail LO:HI] [--max-bytes N]\n"
       "  [--ref REF [--ref-crop X,Y,W,H] [--diff LO:HI] [--max-diff LO:HI] "
-      "[--detail-ratio LO:HI]]\n"
+      "[--detail-ratio LO:HI] [--psnr LO:HI]]\n"
       "Ranges may leave either end open (e.g. --diff 5:).\n");
   exit (2);
 }
@@ -339,6 +344,8 @@ parse_args (gint argc, gchar ** argv, const gchar ** path, Expectations * e)
       ok = parse_range (val, &e->max_diff);
     else if (!strcmp (opt, "--detail-ratio"))
       ok = parse_range (val, &e->detail_ratio);
+    else if (!strcmp (opt, "--psnr"))
+      ok = parse_range (val, &e->psnr);
     else if (!strcmp (opt, "--mean"))
       ok = parse_range (val, &e->mean);
     else if (!strcmp (opt, "--detail"))
@@ -353,10 +360,11 @@ parse_args (gint argc, gchar ** argv, const gchar ** path, Expectations * e)
     }
     i++;
   }
-  needs_ref = e->diff.set || e->max_diff.set || e->detail_ratio.set;
+  needs_ref = e->diff.set || e->max_diff.set || e->detail_ratio.set ||
+      e->psnr.set;
   if (needs_ref && e->ref == NULL) {
-    g_printerr ("framecheck: --diff, --max-diff and --detail-ratio need "
-        "--ref\n");
+    g_printerr ("framecheck: --diff, --max-diff, --detail-ratio and --psnr "
+        "need --ref\n");
     usage ();
   }
 }
@@ -369,6 +377,8 @@ main (gint argc, gchar ** argv)
   Decoder file = { 0, }, ref = { 0, };
   gboolean failed = FALSE, ok = TRUE;
   gdouble detail = 0.0, ref_detail = 0.0, diff = 0.0, mean = 0.0;
+  gdouble squares = 0.0, psnr = 99.0;
+  guint64 n_compared = 0;
   gint frames = 0, width = 0, height = 0, max_diff = 0;
   guint64 n_differ = 0;
   GStatBuf st;
@@ -456,7 +466,8 @@ main (gint argc, gchar ** argv)
               frames, path, im.width, im.height, e.ref, rim.width, rim.height);
           ok = FALSE;
         } else {
-          diff += frame_diff (&im, &rim, &max_diff, &n_differ);
+          diff += frame_diff (&im, &rim, &max_diff, &n_differ, &squares);
+          n_compared += (guint64) im.width * im.height * 3;
           ref_detail += frame_detail (&rim);
         }
         gst_video_frame_unmap (&rframe);
@@ -488,15 +499,17 @@ main (gint argc, gchar ** argv)
   if (e.crop[2])
     g_print (", cropped to %d,%d %dx%d", e.crop[0], e.crop[1], e.crop[2],
         e.crop[3]);
+  if (squares > 0.0)
+    psnr = 10.0 * log10 (255.0 * 255.0 / (squares / n_compared));
   if (frames > 0) {
     detail /= frames;
     mean /= frames;
     g_print (": mean %.2f, detail %.3f", mean, detail);
     if (e.ref != NULL)
       g_print ("; against %s: diff %.3f, max diff %d (%" G_GUINT64_FORMAT
-          " samples differ), detail ratio %.3f", e.ref, diff / frames,
-          max_diff, n_differ,
-          ref_detail > 0 ? detail / (ref_detail / frames) : 0);
+          " samples differ), detail ratio %.3f, psnr %.2f dB", e.ref,
+          diff / frames, max_diff, n_differ,
+          ref_detail > 0 ? detail / (ref_detail / frames) : 0, psnr);
   }
   g_print ("\n");
 
@@ -526,6 +539,7 @@ main (gint argc, gchar ** argv)
       ok &= check_range (path, "max diff", max_diff, &e.max_diff);
       ok &= check_range (path, "detail ratio", ref_detail > 0 ?
           detail / (ref_detail / frames) : 0, &e.detail_ratio);
+      ok &= check_range (path, "psnr", psnr, &e.psnr);
     }
   }
 
