@@ -344,6 +344,7 @@ case $name in
       video=$(echo "$out"/privacy.*)
       expect "$video" --size 720x528 --min-frames 10
     fi
+    ;;
   denoise)
     # the committed picture first: there, readable, small
     expect "$root/docs/denoise.png" --size 640x360 --frames 1 \
