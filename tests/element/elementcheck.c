@@ -736,3 +736,148 @@ ec_backend_from_args (gint argc, gchar ** argv, const gchar ** backend,
   *tolerance = 1;
   return -1;
 }
+
+CudaConvFramePlan *
+ec_frame_plan (const EcFormat * format, const EcParams * params,
+    gint width, gint height)
+{
+  CudaConvFrameDesc desc;
+  CudaConvFramePlan *plan;
+  CudaConvError err = { 0, };
+  gint p;
+
+  memset (&desc, 0, sizeof (desc));
+  desc.n_planes = format->n_planes;
+  for (p = 0; p < format->n_planes; p++) {
+    EcPlaneExpect e;
+    CudaConvPlaneDesc *d = &desc.planes[p];
+
+    ec_expect_plane (format, p, params, width, height, &e);
+    d->width = e.width;
+    d->height = e.height;
+    d->channels = e.channels;
+    d->type = e.type;
+    d->max_value = e.max_value;
+    d->shift = e.shift;
+    d->filter = e.desc;
+    d->map = e.map;
+  }
+  plan = cudaconv_frame_plan_new (&desc, &err);
+  fail_unless (plan != NULL, "the test's frame plan: %s", err.message);
+  return plan;
+}
+
+void
+ec_frame_of (GstVideoFrame * vf, CudaConvFrame * f)
+{
+  guint p;
+
+  memset (f, 0, sizeof (*f));
+  f->memory = CUDACONV_MEMORY_HOST;
+  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (vf); p++) {
+    f->data[p] = GST_VIDEO_FRAME_PLANE_DATA (vf, p);
+    f->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (vf, p);
+  }
+}
+
+CudaConvImage
+ec_plane_image (GstVideoFrame * vf, const EcPlaneExpect * e, guint p)
+{
+  CudaConvImage v;
+
+  v.data = GST_VIDEO_FRAME_PLANE_DATA (vf, p);
+  v.stride = GST_VIDEO_FRAME_PLANE_STRIDE (vf, p);
+  v.width = e->width;
+  v.height = e->height;
+  v.channels = e->channels;
+  v.type = e->type;
+  v.max_value = e->max_value;
+  v.shift = e->shift;
+  return v;
+}
+
+static GstPadProbeReturn
+ec_sequence_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  GString *sequence = user_data;
+
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+    g_string_append_c (sequence, 'B');
+  } else if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
+    switch (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info))) {
+      case GST_EVENT_CAPS:
+        g_string_append_c (sequence, 'C');
+        break;
+      case GST_EVENT_SEGMENT:
+        g_string_append_c (sequence, 'S');
+        break;
+      case GST_EVENT_EOS:
+        g_string_append_c (sequence, 'E');
+        break;
+      case GST_EVENT_FLUSH_START:
+      case GST_EVENT_FLUSH_STOP:
+        g_string_append_c (sequence, 'F');
+        break;
+      default:
+        break;
+    }
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+void
+ec_record_sequence (GstHarness * h, GString * sequence)
+{
+  GstPad *pad = gst_element_get_static_pad (h->element, "src");
+
+  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+      ec_sequence_probe, sequence, NULL);
+  gst_object_unref (pad);
+}
+
+static void
+ec_input_finalized (gpointer alive, GstMiniObject * obj)
+{
+  g_atomic_int_add ((gint *) alive, -1);
+}
+
+GstBuffer *
+ec_make_numbered_input (const EcFormat * format, gint width, gint height,
+    guint i, TuRng * rng, gint * alive)
+{
+  static GstCaps *reference_caps;
+  GstBuffer *in = ec_make_input (format, width, height, rng);
+
+  if (reference_caps == NULL)
+    reference_caps = gst_caps_new_empty_simple ("timestamp/x-test");
+  GST_BUFFER_PTS (in) = i * EC_FRAME_DURATION;
+  GST_BUFFER_DTS (in) = i * EC_FRAME_DURATION;
+  GST_BUFFER_DURATION (in) = EC_FRAME_DURATION;
+  GST_BUFFER_OFFSET (in) = i;
+  GST_BUFFER_OFFSET_END (in) = i + 1;
+  if (i % 2)
+    GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DELTA_UNIT);
+  gst_buffer_add_reference_timestamp_meta (in, reference_caps,
+      1000 + (GstClockTime) i, GST_CLOCK_TIME_NONE);
+  g_atomic_int_inc (alive);
+  gst_mini_object_weak_ref (GST_MINI_OBJECT (in), ec_input_finalized, alive);
+  return in;
+}
+
+void
+ec_check_numbered_output (GstBuffer * out, guint i, const gchar * where)
+{
+  GstReferenceTimestampMeta *meta;
+
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * EC_FRAME_DURATION);
+  fail_unless_equals_uint64 (GST_BUFFER_DTS (out), i * EC_FRAME_DURATION);
+  fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), EC_FRAME_DURATION);
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (out), i);
+  fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (out), i + 1);
+  fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (out,
+          GST_BUFFER_FLAG_DELTA_UNIT), i % 2);
+  meta = gst_buffer_get_reference_timestamp_meta (out, NULL);
+  fail_unless (meta != NULL, "%s lost its reference timestamp meta", where);
+  fail_unless_equals_uint64 (meta->timestamp, 1000 + (GstClockTime) i);
+}

@@ -100,6 +100,31 @@ typedef struct
 void ec_expect_plane (const EcFormat * format, guint p,
     const EcParams * params, gint width, gint height, EcPlaneExpect * e);
 
+/* Numbered streams: input i has PTS and DTS i x EC_FRAME_DURATION, that
+ * duration, offsets i .. i + 1, DELTA_UNIT on odd i and a reference
+ * timestamp meta of 1000 + i, all of which must come out on output i. */
+#define EC_FRAME_DURATION (GST_SECOND / 30)
+/* Input i with random pixels; counted in *alive until it is finalized. */
+GstBuffer *ec_make_numbered_input (const EcFormat * format, gint width,
+    gint height, guint i, TuRng * rng, gint * alive);
+/* Fails the test unless out carries input i's timestamps, offsets, flag
+ * and meta (where names it). */
+void ec_check_numbered_output (GstBuffer * out, guint i, const gchar * where);
+/* Appends to sequence what leaves h's element, in order: 'B' a buffer, 'C'
+ * caps, 'S' a segment, 'E' EOS, 'F' a flush event. */
+void ec_record_sequence (GstHarness * h, GString * sequence);
+
+/* The frame plan the library's CPU reference runs for params on a width x
+ * height frame of format (every plane as ec_expect_plane says); fails the
+ * test when the library refuses it. */
+CudaConvFramePlan *ec_frame_plan (const EcFormat * format,
+    const EcParams * params, gint width, gint height);
+/* A mapped frame's planes as a host CudaConvFrame. */
+void ec_frame_of (GstVideoFrame * vf, CudaConvFrame * f);
+/* Plane p of a mapped frame as an image of e's geometry. */
+CudaConvImage ec_plane_image (GstVideoFrame * vf, const EcPlaneExpect * e,
+    guint p);
+
 /* Seeds the run (prints the seed) and the poison pattern. */
 void ec_init (TuRng * rng, const gchar * name);
 

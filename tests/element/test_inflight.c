@@ -20,7 +20,7 @@
 
 #include <string.h>
 
-#define FRAME_DURATION (GST_SECOND / 30)
+#define FRAME_DURATION EC_FRAME_DURATION
 
 static TuRng rng;
 static const gchar *backend = "cpu";
@@ -29,45 +29,11 @@ static gdouble tolerance = 0;
 
 /* ------------------------------------------------------------- helpers */
 
-/* What left the element, in order: 'B' a buffer, 'C' caps, 'S' a segment,
- * 'E' EOS, 'F' a flush event. */
+/* What left the element (ec_record_sequence). */
 static GString *sequence;
-
-static GstPadProbeReturn
-record_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
-{
-  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
-    g_string_append_c (sequence, 'B');
-  } else if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
-    switch (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info))) {
-      case GST_EVENT_CAPS:
-        g_string_append_c (sequence, 'C');
-        break;
-      case GST_EVENT_SEGMENT:
-        g_string_append_c (sequence, 'S');
-        break;
-      case GST_EVENT_EOS:
-        g_string_append_c (sequence, 'E');
-        break;
-      case GST_EVENT_FLUSH_START:
-      case GST_EVENT_FLUSH_STOP:
-        g_string_append_c (sequence, 'F');
-        break;
-      default:
-        break;
-    }
-  }
-  return GST_PAD_PROBE_OK;
-}
 
 /* Input buffers still alive (weak references). */
 static gint inputs_alive;
-
-static void
-input_finalized (gpointer data, GstMiniObject * obj)
-{
-  g_atomic_int_add (&inputs_alive, -1);
-}
 
 /* A harness around the element with frames-in-flight n, recording what
  * leaves it. */
@@ -76,19 +42,14 @@ harness_new (guint n)
 {
   GstElement *element = ec_element_new (backend);
   GstHarness *h;
-  GstPad *pad;
 
   g_object_set (element, "frames-in-flight", n, NULL);
   h = ec_harness_wrap (element, &rng);
   gst_object_unref (element);
-  pad = gst_element_get_static_pad (h->element, "src");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
-      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
-      record_probe, NULL, NULL);
-  gst_object_unref (pad);
   if (sequence == NULL)
     sequence = g_string_new (NULL);
   g_string_truncate (sequence, 0);
+  ec_record_sequence (h, sequence);
   return h;
 }
 
@@ -97,23 +58,8 @@ harness_new (guint n)
 static GstBuffer *
 make_input (const EcFormat * format, gint width, gint height, guint i)
 {
-  static GstCaps *reference_caps;
-  GstBuffer *in = ec_make_input (format, width, height, &rng);
-
-  if (reference_caps == NULL)
-    reference_caps = gst_caps_new_empty_simple ("timestamp/x-test");
-  GST_BUFFER_PTS (in) = i * FRAME_DURATION;
-  GST_BUFFER_DTS (in) = i * FRAME_DURATION;
-  GST_BUFFER_DURATION (in) = FRAME_DURATION;
-  GST_BUFFER_OFFSET (in) = i;
-  GST_BUFFER_OFFSET_END (in) = i + 1;
-  if (i % 2)
-    GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DELTA_UNIT);
-  gst_buffer_add_reference_timestamp_meta (in, reference_caps,
-      1000 + (GstClockTime) i, GST_CLOCK_TIME_NONE);
-  g_atomic_int_inc (&inputs_alive);
-  gst_mini_object_weak_ref (GST_MINI_OBJECT (in), input_finalized, NULL);
-  return in;
+  return ec_make_numbered_input (format, width, height, i, &rng,
+      &inputs_alive);
 }
 
 /* Checks out against in (number i): pixels, timestamps, flags, meta. */
@@ -121,20 +67,10 @@ static void
 check_output (const EcFormat * format, const EcParams * params, gint width,
     gint height, GstBuffer * in, GstBuffer * out, guint i, const gchar * what)
 {
-  GstReferenceTimestampMeta *meta;
   gchar *where = g_strdup_printf ("%s frame %u", what, i);
 
   fail_if (out == in, "%s was passed through", where);
-  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * FRAME_DURATION);
-  fail_unless_equals_uint64 (GST_BUFFER_DTS (out), i * FRAME_DURATION);
-  fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), FRAME_DURATION);
-  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (out), i);
-  fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (out), i + 1);
-  fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (out,
-          GST_BUFFER_FLAG_DELTA_UNIT), i % 2);
-  meta = gst_buffer_get_reference_timestamp_meta (out, NULL);
-  fail_unless (meta != NULL, "%s lost its reference timestamp meta", where);
-  fail_unless_equals_uint64 (meta->timestamp, 1000 + (GstClockTime) i);
+  ec_check_numbered_output (out, i, where);
   fail_unless (ec_check_output (format, params, width, height, in, out,
           tolerance, where), "%s differs from the reference (see above)",
       where);

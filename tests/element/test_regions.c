@@ -205,65 +205,6 @@ expected_regions (GstBuffer * in, const RegionProps * rp, gint width,
 
 /* ------------------------------------------------------------ reference */
 
-static CudaConvFramePlan *
-frame_plan (const EcFormat * format, const EcParams * params, gint width,
-    gint height)
-{
-  CudaConvFrameDesc desc;
-  CudaConvFramePlan *plan;
-  CudaConvError err = { 0, };
-  gint p;
-
-  memset (&desc, 0, sizeof (desc));
-  desc.n_planes = format->n_planes;
-  for (p = 0; p < format->n_planes; p++) {
-    EcPlaneExpect e;
-    CudaConvPlaneDesc *d = &desc.planes[p];
-
-    ec_expect_plane (format, p, params, width, height, &e);
-    d->width = e.width;
-    d->height = e.height;
-    d->channels = e.channels;
-    d->type = e.type;
-    d->max_value = e.max_value;
-    d->shift = e.shift;
-    d->filter = e.desc;
-    d->map = e.map;
-  }
-  plan = cudaconv_frame_plan_new (&desc, &err);
-  fail_unless (plan != NULL, "the test's frame plan: %s", err.message);
-  return plan;
-}
-
-static void
-frame_of (GstVideoFrame * vf, CudaConvFrame * f)
-{
-  guint p;
-
-  memset (f, 0, sizeof (*f));
-  f->memory = CUDACONV_MEMORY_HOST;
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (vf); p++) {
-    f->data[p] = GST_VIDEO_FRAME_PLANE_DATA (vf, p);
-    f->stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (vf, p);
-  }
-}
-
-static CudaConvImage
-plane_image (GstVideoFrame * vf, const EcPlaneExpect * e, guint p)
-{
-  CudaConvImage v;
-
-  v.data = GST_VIDEO_FRAME_PLANE_DATA (vf, p);
-  v.stride = GST_VIDEO_FRAME_PLANE_STRIDE (vf, p);
-  v.width = e->width;
-  v.height = e->height;
-  v.channels = e->channels;
-  v.type = e->type;
-  v.max_value = e->max_value;
-  v.shift = e->shift;
-  return v;
-}
-
 /* Whether plane pixel (x, y) lies in a region, with the library's mapping
  * of luma rectangles onto a plane subsampled by sx, sy. */
 static gboolean
@@ -303,7 +244,7 @@ check_regions_output (const EcFormat * format, const EcParams * params,
   guint i, n_regions = regions->len;
   gint p;
 
-  g_ptr_array_add (plans, frame_plan (format, params, width, height));
+  g_ptr_array_add (plans, ec_frame_plan (format, params, width, height));
   if (inside && rp->scale > 0) {
     /* one plan per region: the element shares them by radius, which must
      * not change the result */
@@ -313,7 +254,7 @@ check_regions_output (const EcFormat * format, const EcParams * params,
       gdouble v = floor (rp->scale * MIN (r->width, r->height) + 0.5);
 
       scaled.radius = (gint) CLAMP (v, 1, CUDACONV_MAX_RADIUS);
-      g_ptr_array_add (plans, frame_plan (format, &scaled, width, height));
+      g_ptr_array_add (plans, ec_frame_plan (format, &scaled, width, height));
       r->plan = plans->len - 1;
     }
   }
@@ -330,8 +271,8 @@ check_regions_output (const EcFormat * format, const EcParams * params,
   fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fref, &info, ref, GST_MAP_WRITE));
-  frame_of (&fin, &src);
-  frame_of (&fref, &dst);
+  ec_frame_of (&fin, &src);
+  ec_frame_of (&fref, &dst);
   fail_unless (cudaconv_cpu_run_regions (&job, &src, &dst, 0, &err) ==
       CUDACONV_OK, "%s: the CPU reference failed: %s", what, err.message);
 
@@ -343,9 +284,9 @@ check_regions_output (const EcFormat * format, const EcParams * params,
     gchar *label;
 
     ec_expect_plane (format, p, params, width, height, &e);
-    got = plane_image (&fout, &e, p);
-    want = plane_image (&fref, &e, p);
-    orig = plane_image (&fin, &e, p);
+    got = ec_plane_image (&fout, &e, p);
+    want = ec_plane_image (&fref, &e, p);
+    orig = ec_plane_image (&fin, &e, p);
     label = g_strdup_printf ("%s: %s %dx%d plane %d, %s, %u regions, "
         "margin %d feather %d scale %g", what, format->name, width, height, p,
         rp->mode, n_regions, rp->margin, rp->feather, rp->scale);

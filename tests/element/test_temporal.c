@@ -25,7 +25,7 @@
 
 #include <string.h>
 
-#define FRAME_DURATION (GST_SECOND / 30)
+#define FRAME_DURATION EC_FRAME_DURATION
 #define MAX_WINDOW (2 * CUDACONV_MAX_TEMPORAL_RADIUS + 1)
 
 static TuRng rng;
@@ -35,63 +35,24 @@ static gdouble tolerance = 0;
 
 /* ------------------------------------------------------------- helpers */
 
-/* What left the element, in order: 'B' a buffer, 'C' caps, 'S' a segment,
- * 'E' EOS, 'F' a flush event. */
+/* What left the element (ec_record_sequence). */
 static GString *sequence;
-
-static GstPadProbeReturn
-record_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
-{
-  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
-    g_string_append_c (sequence, 'B');
-  } else if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
-    switch (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info))) {
-      case GST_EVENT_CAPS:
-        g_string_append_c (sequence, 'C');
-        break;
-      case GST_EVENT_SEGMENT:
-        g_string_append_c (sequence, 'S');
-        break;
-      case GST_EVENT_EOS:
-        g_string_append_c (sequence, 'E');
-        break;
-      case GST_EVENT_FLUSH_START:
-      case GST_EVENT_FLUSH_STOP:
-        g_string_append_c (sequence, 'F');
-        break;
-      default:
-        break;
-    }
-  }
-  return GST_PAD_PROBE_OK;
-}
 
 /* Input buffers still alive (weak references). */
 static gint inputs_alive;
-
-static void
-input_finalized (gpointer data, GstMiniObject * obj)
-{
-  g_atomic_int_add (&inputs_alive, -1);
-}
 
 static GstHarness *
 harness_new (void)
 {
   GstElement *element = ec_element_new (backend);
   GstHarness *h;
-  GstPad *pad;
 
   h = ec_harness_wrap (element, &rng);
   gst_object_unref (element);
-  pad = gst_element_get_static_pad (h->element, "src");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
-      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
-      record_probe, NULL, NULL);
-  gst_object_unref (pad);
   if (sequence == NULL)
     sequence = g_string_new (NULL);
   g_string_truncate (sequence, 0);
+  ec_record_sequence (h, sequence);
   return h;
 }
 
@@ -127,23 +88,8 @@ random_params (EcParams * p, gint max_t)
 static GstBuffer *
 make_input (const EcFormat * format, gint width, gint height, guint i)
 {
-  static GstCaps *reference_caps;
-  GstBuffer *in = ec_make_input (format, width, height, &rng);
-
-  if (reference_caps == NULL)
-    reference_caps = gst_caps_new_empty_simple ("timestamp/x-test");
-  GST_BUFFER_PTS (in) = i * FRAME_DURATION;
-  GST_BUFFER_DTS (in) = i * FRAME_DURATION;
-  GST_BUFFER_DURATION (in) = FRAME_DURATION;
-  GST_BUFFER_OFFSET (in) = i;
-  GST_BUFFER_OFFSET_END (in) = i + 1;
-  if (i % 2)
-    GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_DELTA_UNIT);
-  gst_buffer_add_reference_timestamp_meta (in, reference_caps,
-      1000 + (GstClockTime) i, GST_CLOCK_TIME_NONE);
-  g_atomic_int_inc (&inputs_alive);
-  gst_mini_object_weak_ref (GST_MINI_OBJECT (in), input_finalized, NULL);
-  return in;
+  return ec_make_numbered_input (format, width, height, i, &rng,
+      &inputs_alive);
 }
 
 /* ------------------------------------------------------ the test's model */
@@ -281,33 +227,15 @@ expected_output (const Run * run, guint t)
   gint T = run->params.temporal_radius, k, n = (gint) run->frames->len;
   GstVideoFrame in_frames[MAX_WINDOW], out_frame;
   CudaConvFrame window[MAX_WINDOW], dst;
-  CudaConvFrameDesc desc = { 0, };
   CudaConvFramePlan *plan;
   CudaConvError err = { 0, };
   GstVideoInfo info;
   GstBuffer *out;
-  guint p;
 
   fail_unless (gst_video_info_set_format (&info,
           gst_video_format_from_string (format->name), run->width,
           run->height));
-  desc.n_planes = format->n_planes;
-  for (p = 0; p < (guint) format->n_planes; p++) {
-    EcPlaneExpect e;
-    CudaConvPlaneDesc *pd = &desc.planes[p];
-
-    ec_expect_plane (format, p, &run->params, run->width, run->height, &e);
-    pd->width = e.width;
-    pd->height = e.height;
-    pd->channels = e.channels;
-    pd->type = e.type;
-    pd->max_value = e.max_value;
-    pd->shift = e.shift;
-    pd->filter = e.desc;
-    pd->map = e.map;
-  }
-  plan = cudaconv_frame_plan_new (&desc, &err);
-  fail_unless (plan != NULL, "the test's plan is invalid: %s", err.message);
+  plan = ec_frame_plan (format, &run->params, run->width, run->height);
 
   for (k = -T; k <= T; k++) {
     gint i = CLAMP ((gint) t + k, 0, n - 1);
@@ -315,21 +243,11 @@ expected_output (const Run * run, guint t)
     GstVideoFrame *f = &in_frames[k + T];
 
     fail_unless (gst_video_frame_map (f, &info, in, GST_MAP_READ));
-    memset (&window[k + T], 0, sizeof (CudaConvFrame));
-    for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (f); p++) {
-      window[k + T].data[p] = GST_VIDEO_FRAME_PLANE_DATA (f, p);
-      window[k + T].stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (f, p);
-    }
-    window[k + T].memory = CUDACONV_MEMORY_HOST;
+    ec_frame_of (f, &window[k + T]);
   }
   out = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
   fail_unless (gst_video_frame_map (&out_frame, &info, out, GST_MAP_WRITE));
-  memset (&dst, 0, sizeof (dst));
-  for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&out_frame); p++) {
-    dst.data[p] = GST_VIDEO_FRAME_PLANE_DATA (&out_frame, p);
-    dst.stride[p] = GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, p);
-  }
-  dst.memory = CUDACONV_MEMORY_HOST;
+  ec_frame_of (&out_frame, &dst);
   fail_unless (cudaconv_cpu_run_frame_window (plan, window, 2 * T + 1, &dst,
           1, &err) == CUDACONV_OK, "the CPU reference failed: %s",
       err.message);
@@ -347,7 +265,7 @@ check_output (const Run * run, guint t, GstBuffer * out, const gchar * what)
   const EcFormat *format = run->format;
   guint i = g_array_index (run->numbers, guint, t);
   GstBuffer *in = g_ptr_array_index (run->frames, t), *want;
-  GstReferenceTimestampMeta *meta;
+  gchar *where;
   GstVideoFrame fout, fwant;
   GstVideoInfo info;
   gchar *params = ec_params_describe (&run->params);
@@ -355,16 +273,9 @@ check_output (const Run * run, guint t, GstBuffer * out, const gchar * what)
   guint p;
 
   fail_if (out == in, "%s frame %u was passed through", what, i);
-  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * FRAME_DURATION);
-  fail_unless_equals_uint64 (GST_BUFFER_DTS (out), i * FRAME_DURATION);
-  fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), FRAME_DURATION);
-  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (out), i);
-  fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (out), i + 1);
-  fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (out,
-          GST_BUFFER_FLAG_DELTA_UNIT), i % 2);
-  meta = gst_buffer_get_reference_timestamp_meta (out, NULL);
-  fail_unless (meta != NULL, "%s frame %u lost its meta", what, i);
-  fail_unless_equals_uint64 (meta->timestamp, 1000 + (GstClockTime) i);
+  where = g_strdup_printf ("%s frame %u", what, i);
+  ec_check_numbered_output (out, i, where);
+  g_free (where);
 
   want = expected_output (run, t);
   fail_unless (gst_video_info_set_format (&info,
