@@ -19,7 +19,7 @@
  * (for profiling one with ncu).
  */
 
-#include <cudaconv.h>
+#include "callbench.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,43 +44,13 @@ typedef struct
   int frames;                   /* timed calls */
 } RegionCase;
 
-static double
-now_us (void)
-{
-  struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
 static CudaConvFramePlan *
 make_plan (const RegionCase * rc, CudaConvError * err)
 {
   CudaConvFrameDesc fd;
-  int nv12 = strcmp (rc->format, "NV12") == 0;
 
-  memset (&fd, 0, sizeof (fd));
-  fd.n_planes = nv12 ? 2 : 1;
-  for (int p = 0; p < fd.n_planes; p++) {
-    CudaConvPlaneDesc *pd = &fd.planes[p];
-    int sub = p > 0 ? 2 : 1;
-    pd->width = (rc->width + sub - 1) / sub;
-    pd->height = (rc->height + sub - 1) / sub;
-    pd->channels = nv12 ? (p > 0 ? 2 : 1) : 4;
-    pd->type = CUDACONV_SAMPLE_U8;
-    cudaconv_filter_desc_init (&pd->filter, rc->kind);
-    /* design.md's chroma rule: radius floor (r / s); a block of 0 is 1 */
-    pd->filter.radius_x = pd->filter.radius_y = rc->radius / sub;
-    cudaconv_channel_map_init (&pd->map);
-    if (!nv12)
-      pd->map.action[3] = CUDACONV_CHANNEL_COPY;
-  }
+  cb_frame_desc (strcmp (rc->format, "NV12") == 0, rc->width, rc->height,
+      rc->kind, rc->radius, &fd);
   return cudaconv_frame_plan_new (&fd, err);
 }
 
@@ -107,25 +77,6 @@ place_regions (const RegionCase * rc, CudaConvRegion * r, unsigned seed)
   }
 }
 
-typedef struct
-{
-  size_t bytes[2];
-  size_t stride[2];
-  int n_planes;
-} Layout;
-
-static void
-layout_of (const RegionCase * rc, Layout * l)
-{
-  int nv12 = strcmp (rc->format, "NV12") == 0;
-
-  l->n_planes = nv12 ? 2 : 1;
-  l->stride[0] = (size_t) rc->width * (nv12 ? 1 : 4);
-  l->bytes[0] = l->stride[0] * rc->height;
-  l->stride[1] = (size_t) ((rc->width + 1) / 2) * 2;
-  l->bytes[1] = nv12 ? l->stride[1] * ((rc->height + 1) / 2) : 0;
-}
-
 static int
 run_case (CudaConvCuda * cuda, const RegionCase * rc, FILE * json,
     int *first_json)
@@ -138,7 +89,7 @@ run_case (CudaConvCuda * cuda, const RegionCase * rc, FILE * json,
     plans, 1
   };
   unsigned seed = (unsigned) time (NULL);
-  Layout l;
+  CbLayout l;
   CudaConvFrame src, frame, ref;
   unsigned char *host_in[2] = { 0 }, *host_ref[2] = { 0 };
   unsigned char *host_got[2] = { 0 };
@@ -150,7 +101,7 @@ run_case (CudaConvCuda * cuda, const RegionCase * rc, FILE * json,
     return 0;
   }
   place_regions (rc, regions, seed);
-  layout_of (rc, &l);
+  cb_layout (strcmp (rc->format, "NV12") == 0, rc->width, rc->height, &l);
   memset (&src, 0, sizeof (src));
   memset (&frame, 0, sizeof (frame));
   src.memory = ref.memory = CUDACONV_MEMORY_HOST;
@@ -200,15 +151,15 @@ run_case (CudaConvCuda * cuda, const RegionCase * rc, FILE * json,
   for (int i = 0; i < 5; i++)
     cudaconv_cuda_run_regions (cuda, &job, &frame, &frame, &err);
   for (int i = 0; i < rc->frames; i++) {
-    double t0 = now_us ();
+    double t0 = cb_now_us ();
     if (cudaconv_cuda_run_regions (cuda, &job, &frame, &frame,
             &err) != CUDACONV_OK) {
       fprintf (stderr, "%s: %s\n", rc->name, err.message);
       return 0;
     }
-    us[i] = now_us () - t0;
+    us[i] = cb_now_us () - t0;
   }
-  qsort (us, rc->frames, sizeof (double), compare_double);
+  cb_sort (us, rc->frames);
   printf ("%-34s %6d %10.1f %10.1f %9.0f  %s\n", rc->name, rc->n_regions,
       us[rc->frames / 2], us[rc->frames * 9 / 10], 1e6 / us[rc->frames / 2],
       worst <= 1 ? "ok" : "MISMATCH");

@@ -22,7 +22,7 @@
  *   bench-temporal [--quick] [--json FILE] [--case NAME]
  */
 
-#include <cudaconv.h>
+#include "callbench.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,63 +46,16 @@ typedef struct
   int frames;                   /* timed calls */
 } TemporalCase;
 
-static double
-now_us (void)
-{
-  struct timespec t;
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
 static CudaConvFramePlan *
 make_plan (const TemporalCase * tc, CudaConvError * err)
 {
   CudaConvFrameDesc fd;
 
-  memset (&fd, 0, sizeof (fd));
-  fd.n_planes = tc->nv12 ? 2 : 1;
-  for (int p = 0; p < fd.n_planes; p++) {
-    CudaConvPlaneDesc *pd = &fd.planes[p];
-    int sub = p > 0 ? 2 : 1;
-
-    pd->width = (tc->width + sub - 1) / sub;
-    pd->height = (tc->height + sub - 1) / sub;
-    pd->channels = tc->nv12 ? (p > 0 ? 2 : 1) : 4;
-    pd->type = CUDACONV_SAMPLE_U8;
-    cudaconv_filter_desc_init (&pd->filter, tc->kind);
-    /* design.md's chroma rule: radius floor (r / s); time is shared */
-    if (tc->kind != CUDACONV_KIND_LAPLACIAN)
-      pd->filter.radius_x = pd->filter.radius_y = tc->radius / sub;
-    pd->filter.radius_t = tc->t_radius;
-    cudaconv_channel_map_init (&pd->map);
-    if (!tc->nv12)
-      pd->map.action[3] = CUDACONV_CHANNEL_COPY;
-  }
+  cb_frame_desc (tc->nv12, tc->width, tc->height, tc->kind, tc->radius,
+      &fd);
+  for (int p = 0; p < fd.n_planes; p++)
+    fd.planes[p].filter.radius_t = tc->t_radius;
   return cudaconv_frame_plan_new (&fd, err);
-}
-
-typedef struct
-{
-  int n_planes;
-  size_t stride[2];
-  size_t bytes[2];
-} Layout;
-
-static void
-layout_of (const TemporalCase * tc, Layout * l)
-{
-  l->n_planes = tc->nv12 ? 2 : 1;
-  l->stride[0] = (size_t) tc->width * (tc->nv12 ? 1 : 4);
-  l->bytes[0] = l->stride[0] * tc->height;
-  l->stride[1] = (size_t) ((tc->width + 1) / 2) * 2;
-  l->bytes[1] = tc->nv12 ? l->stride[1] * ((tc->height + 1) / 2) : 0;
 }
 
 /* Median of 1-D device copies of bytes between rotating buffers, us. */
@@ -130,7 +83,7 @@ floor_us (size_t bytes)
   }
   for (int i = 0; i < 50; i++)
     med[i] = ms[i] * 1e3;
-  qsort (med, 50, sizeof (double), compare_double);
+  cb_sort (med, 50);
   cudaEventDestroy (start);
   cudaEventDestroy (stop);
   for (int i = 0; i < CLIP; i++)
@@ -161,7 +114,7 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
   CudaConvFramePlan *plan = make_plan (tc, &err);
   int n_window = 2 * tc->t_radius + 1;
   unsigned seed = (unsigned) time (NULL);
-  Layout l;
+  CbLayout l;
   CudaConvFrame clip[CLIP], host_clip[CLIP], dst, ref, window[MAX_WINDOW];
   CudaConvFrameId ids[MAX_WINDOW];
   unsigned char *got[2] = { 0 };
@@ -174,7 +127,7 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
     fprintf (stderr, "%s: %s\n", tc->name, err.message);
     return 0;
   }
-  layout_of (tc, &l);
+  cb_layout (tc->nv12, tc->width, tc->height, &l);
   srand (seed);
   memset (clip, 0, sizeof (clip));
   memset (host_clip, 0, sizeof (host_clip));
@@ -247,15 +200,15 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
     double t0;
 
     window_at (t, tc->t_radius, clip, window, ids);
-    t0 = now_us ();
+    t0 = cb_now_us ();
     if (cudaconv_cuda_run_frame_window (cuda, plan, window, ids, n_window,
             &dst, &err) != CUDACONV_OK) {
       fprintf (stderr, "%s: %s\n", tc->name, err.message);
       return 0;
     }
-    us[i] = now_us () - t0;
+    us[i] = cb_now_us () - t0;
   }
-  qsort (us, tc->frames, sizeof (double), compare_double);
+  cb_sort (us, tc->frames);
   if (tc->memory == CUDACONV_MEMORY_DEVICE)
     floor = floor_us (l.bytes[0] + l.bytes[1]);
   printf ("%-30s %3d %10.1f %10.1f %9.0f %8.1f %7s  %s\n", tc->name,
