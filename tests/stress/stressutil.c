@@ -286,3 +286,69 @@ su_gpu_used_kib (void)
   return -1;
 #endif
 }
+
+void
+su_memory_sample (SuMemorySample * s, guint64 frame)
+{
+  s->frame = frame;
+  s->rss_kib = su_rss_kib ();
+  s->heap_kib = su_heap_bytes ();
+  if (s->heap_kib > 0)
+    s->heap_kib /= 1024;
+  s->gpu_kib = su_gpu_used_kib ();
+}
+
+/* The largest growth of a figure over the samples after the warm-up. */
+static gint64
+growth (const SuMemorySample * samples, guint n, guint first, gsize offset)
+{
+  gint64 base = G_STRUCT_MEMBER (gint64, &samples[first], offset), most = 0;
+  guint i;
+
+  for (i = first + 1; i < n; i++)
+    most = MAX (most, G_STRUCT_MEMBER (gint64, &samples[i], offset) - base);
+  return most;
+}
+
+void
+su_memory_check_flat (const SuMemorySample * samples, guint n, guint first,
+    gint64 max_heap_kib, gint64 max_rss_kib, gint64 max_gpu_kib)
+{
+  gint64 heap_growth, rss_growth, gpu_growth;
+  guint i;
+
+  fail_unless (first > 0 && first < n,
+      "too few frames to sample after the warm-up");
+  heap_growth = growth (samples, n, first,
+      G_STRUCT_OFFSET (SuMemorySample, heap_kib));
+  rss_growth = growth (samples, n, first,
+      G_STRUCT_OFFSET (SuMemorySample, rss_kib));
+  gpu_growth = growth (samples, n, first,
+      G_STRUCT_OFFSET (SuMemorySample, gpu_kib));
+
+  g_print ("frame    RSS KiB  heap KiB  GPU KiB\n");
+  for (i = 0; i + 1 < n; i += MAX (n / 10, 1))
+    g_print ("%7" G_GUINT64_FORMAT " %9" G_GINT64_FORMAT " %9" G_GINT64_FORMAT
+        " %8" G_GINT64_FORMAT "\n", samples[i].frame, samples[i].rss_kib,
+        samples[i].heap_kib, samples[i].gpu_kib);
+  i = n - 1;
+  g_print ("%7" G_GUINT64_FORMAT " %9" G_GINT64_FORMAT " %9" G_GINT64_FORMAT
+      " %8" G_GINT64_FORMAT " (last)\n", samples[i].frame, samples[i].rss_kib,
+      samples[i].heap_kib, samples[i].gpu_kib);
+  g_print ("after the warm-up (frame %" G_GUINT64_FORMAT "): RSS +%"
+      G_GINT64_FORMAT " KiB, heap +%" G_GINT64_FORMAT " KiB, GPU +%"
+      G_GINT64_FORMAT " KiB at most\n", samples[first].frame, rss_growth,
+      heap_growth, gpu_growth);
+
+  if (samples[0].heap_kib >= 0)
+    fail_unless (heap_growth <= max_heap_kib, "the heap grew by %"
+        G_GINT64_FORMAT " KiB after the warm-up", heap_growth);
+  if (su_under_asan ())
+    g_print ("RSS not checked: AddressSanitizer keeps freed memory\n");
+  else
+    fail_unless (rss_growth <= max_rss_kib, "RSS grew by %"
+        G_GINT64_FORMAT " KiB after the warm-up", rss_growth);
+  if (samples[0].gpu_kib >= 0)
+    fail_unless (gpu_growth <= max_gpu_kib, "GPU memory in use grew "
+        "by %" G_GINT64_FORMAT " KiB after the warm-up", gpu_growth);
+}

@@ -75,6 +75,27 @@ gint su_live_objects_grown (void);
  * when the build has no GPU backend or no GPU is usable. */
 gint64 su_gpu_used_kib (void);
 
+/* Memory in use at a frame of a long run: resident, heap and GPU (KiB;
+ * -1 where it cannot be read). */
+typedef struct
+{
+  guint64 frame;
+  gint64 rss_kib;
+  gint64 heap_kib;
+  gint64 gpu_kib;
+} SuMemorySample;
+
+void su_memory_sample (SuMemorySample * s, guint64 frame);
+
+/* Prints a tenth of the n samples, the last one and the largest growth of
+ * each figure over the samples after sample first (the end of the
+ * warm-up), then fails the test when the heap, RSS (not under
+ * AddressSanitizer, which keeps freed memory) or GPU memory grew by more
+ * than its limit in KiB. */
+void su_memory_check_flat (const SuMemorySample * samples, guint n,
+    guint first, gint64 max_heap_kib, gint64 max_rss_kib,
+    gint64 max_gpu_kib);
+
 G_END_DECLS
 
 #endif /* CUDACONV_STRESSUTIL_H */

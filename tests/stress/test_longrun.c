@@ -33,14 +33,6 @@
 
 static TuRng rng;
 
-typedef struct
-{
-  guint64 frame;
-  gint64 rss_kib;
-  gint64 heap_kib;
-  gint64 gpu_kib;
-} Sample;
-
 /* Whether the planes of out equal want (tol 0: bytes) for I420. */
 static gboolean
 output_matches (GstBuffer * out, TuImage want[3], gdouble tol, gchar ** why)
@@ -80,29 +72,6 @@ output_matches (GstBuffer * out, TuImage want[3], gdouble tol, gchar ** why)
   return ok;
 }
 
-static void
-take_sample (Sample * s, guint64 frame)
-{
-  s->frame = frame;
-  s->rss_kib = su_rss_kib ();
-  s->heap_kib = su_heap_bytes ();
-  if (s->heap_kib > 0)
-    s->heap_kib /= 1024;
-  s->gpu_kib = su_gpu_used_kib ();
-}
-
-/* The largest growth of a figure over the samples after the warm-up. */
-static gint64
-growth (const Sample * samples, guint n, guint first, gsize offset)
-{
-  gint64 base = G_STRUCT_MEMBER (gint64, &samples[first], offset), most = 0;
-  guint i;
-
-  for (i = first + 1; i < n; i++)
-    most = MAX (most, G_STRUCT_MEMBER (gint64, &samples[i], offset) - base);
-  return most;
-}
-
 GST_START_TEST (test_long_run)
 {
   guint64 n_frames = (guint64) su_env_int ("CUDACONV_LONGRUN_FRAMES", 40000);
@@ -110,12 +79,12 @@ GST_START_TEST (test_long_run)
   const EcFormat *format = ec_format_find ("I420");
   GstBuffer *inputs[N_INPUTS];
   TuImage want[N_INPUTS][3];
-  Sample *samples = g_new0 (Sample, n_frames / every + 2);
+  SuMemorySample *samples = g_new0 (SuMemorySample, n_frames / every + 2);
   guint n_samples = 0, first_after_warm_up = 0, i, p;
   GstElement *e = ec_element_new (su_backend ());
   GstHarness *h;
   EcParams params;
-  gint64 t0, heap_growth, rss_growth, gpu_growth;
+  gint64 t0;
   gdouble seconds;
 
   warm_up = MAX (n_frames / 10, 100);
@@ -150,48 +119,16 @@ GST_START_TEST (test_long_run)
     if (f % every == 0 || f + 1 == n_frames) {
       if (f >= warm_up && first_after_warm_up == 0)
         first_after_warm_up = n_samples;
-      take_sample (&samples[n_samples++], f);
+      su_memory_sample (&samples[n_samples++], f);
     }
   }
   seconds = (g_get_monotonic_time () - t0) / 1e6;
 
-  fail_unless (first_after_warm_up > 0 && first_after_warm_up < n_samples,
-      "too few frames to sample after the warm-up");
-  heap_growth = growth (samples, n_samples, first_after_warm_up,
-      G_STRUCT_OFFSET (Sample, heap_kib));
-  rss_growth = growth (samples, n_samples, first_after_warm_up,
-      G_STRUCT_OFFSET (Sample, rss_kib));
-  gpu_growth = growth (samples, n_samples, first_after_warm_up,
-      G_STRUCT_OFFSET (Sample, gpu_kib));
-
   g_print ("%" G_GUINT64_FORMAT " frames of I420 %dx%d, gaussian radius 1, "
       "backend=%s, in %.1f s (%.2f ms a frame)\n", n_frames, WIDTH, HEIGHT,
       su_backend (), seconds, 1e3 * seconds / n_frames);
-  g_print ("frame    RSS KiB  heap KiB  GPU KiB\n");
-  for (i = 0; i + 1 < n_samples; i += MAX (n_samples / 10, 1))
-    g_print ("%7" G_GUINT64_FORMAT " %9" G_GINT64_FORMAT " %9" G_GINT64_FORMAT
-        " %8" G_GINT64_FORMAT "\n", samples[i].frame, samples[i].rss_kib,
-        samples[i].heap_kib, samples[i].gpu_kib);
-  i = n_samples - 1;
-  g_print ("%7" G_GUINT64_FORMAT " %9" G_GINT64_FORMAT " %9" G_GINT64_FORMAT
-      " %8" G_GINT64_FORMAT " (last)\n", samples[i].frame, samples[i].rss_kib,
-      samples[i].heap_kib, samples[i].gpu_kib);
-  g_print ("after the warm-up (frame %" G_GUINT64_FORMAT "): RSS +%"
-      G_GINT64_FORMAT " KiB, heap +%" G_GINT64_FORMAT " KiB, GPU +%"
-      G_GINT64_FORMAT " KiB at most\n", samples[first_after_warm_up].frame,
-      rss_growth, heap_growth, gpu_growth);
-
-  if (samples[0].heap_kib >= 0)
-    fail_unless (heap_growth <= MAX_HEAP_GROWTH_KIB, "the heap grew by %"
-        G_GINT64_FORMAT " KiB after the warm-up", heap_growth);
-  if (su_under_asan ())
-    g_print ("RSS not checked: AddressSanitizer keeps freed memory\n");
-  else
-    fail_unless (rss_growth <= MAX_RSS_GROWTH_KIB, "RSS grew by %"
-        G_GINT64_FORMAT " KiB after the warm-up", rss_growth);
-  if (samples[0].gpu_kib >= 0)
-    fail_unless (gpu_growth <= MAX_GPU_GROWTH_KIB, "GPU memory in use grew "
-        "by %" G_GINT64_FORMAT " KiB after the warm-up", gpu_growth);
+  su_memory_check_flat (samples, n_samples, first_after_warm_up,
+      MAX_HEAP_GROWTH_KIB, MAX_RSS_GROWTH_KIB, MAX_GPU_GROWTH_KIB);
 
   gst_harness_teardown (h);
   gst_object_unref (e);

@@ -60,14 +60,6 @@ static TuRng rng;
 
 static const gint t_values[] = { 0, 1, 2, 8 };
 
-typedef struct
-{
-  guint64 frame;
-  gint64 rss_kib;
-  gint64 heap_kib;
-  gint64 gpu_kib;
-} Sample;
-
 /* Each frame of the stream: which input it is and which run it is in. */
 typedef struct
 {
@@ -268,29 +260,6 @@ pull_all (GstHarness * h, Model * m)
   }
 }
 
-static void
-take_sample (Sample * s, guint64 frame)
-{
-  s->frame = frame;
-  s->rss_kib = su_rss_kib ();
-  s->heap_kib = su_heap_bytes ();
-  if (s->heap_kib > 0)
-    s->heap_kib /= 1024;
-  s->gpu_kib = su_gpu_used_kib ();
-}
-
-/* The largest growth of a figure over the samples after the warm-up. */
-static gint64
-growth (const Sample * samples, guint n, guint first, gsize offset)
-{
-  gint64 base = G_STRUCT_MEMBER (gint64, &samples[first], offset), most = 0;
-  guint i;
-
-  for (i = first + 1; i < n; i++)
-    most = MAX (most, G_STRUCT_MEMBER (gint64, &samples[i], offset) - base);
-  return most;
-}
-
 GST_START_TEST (test_temporal_long_run)
 {
   guint64 n_frames = (guint64) su_env_int ("CUDACONV_TEMPORAL_FRAMES",
@@ -299,11 +268,11 @@ GST_START_TEST (test_temporal_long_run)
   guint64 next_switch, next_discont, next_flush;
   guint n_switches = 0, n_disconts = 0, n_flushes = 0;
   guint n_at_t[G_N_ELEMENTS (t_values)] = { 0, };
-  Sample *samples = g_new0 (Sample, n_frames / every + 2);
+  SuMemorySample *samples = g_new0 (SuMemorySample, n_frames / every + 2);
   guint n_samples = 0, first_after_warm_up = 0, k;
   GstElement *e = ec_element_new (su_backend ());
   gint t = 0, t_index = 0;
-  gint64 t0, heap_growth, rss_growth, gpu_growth;
+  gint64 t0;
   GstSegment segment;
   GstHarness *h;
   gdouble seconds;
@@ -412,7 +381,7 @@ GST_START_TEST (test_temporal_long_run)
     if (i % every == 0 || i + 1 == n_frames) {
       if (i >= warm_up && first_after_warm_up == 0)
         first_after_warm_up = n_samples;
-      take_sample (&samples[n_samples++], i);
+      su_memory_sample (&samples[n_samples++], i);
     }
   }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
@@ -434,39 +403,8 @@ GST_START_TEST (test_temporal_long_run)
       " + dropped by flushes %" G_GUINT64_FORMAT, m.n_pushed, m.n_out,
       m.n_dropped);
 
-  fail_unless (first_after_warm_up > 0 && first_after_warm_up < n_samples,
-      "too few frames to sample after the warm-up");
-  heap_growth = growth (samples, n_samples, first_after_warm_up,
-      G_STRUCT_OFFSET (Sample, heap_kib));
-  rss_growth = growth (samples, n_samples, first_after_warm_up,
-      G_STRUCT_OFFSET (Sample, rss_kib));
-  gpu_growth = growth (samples, n_samples, first_after_warm_up,
-      G_STRUCT_OFFSET (Sample, gpu_kib));
-  g_print ("frame    RSS KiB  heap KiB  GPU KiB\n");
-  for (k = 0; k + 1 < n_samples; k += MAX (n_samples / 10, 1))
-    g_print ("%7" G_GUINT64_FORMAT " %9" G_GINT64_FORMAT " %9" G_GINT64_FORMAT
-        " %8" G_GINT64_FORMAT "\n", samples[k].frame, samples[k].rss_kib,
-        samples[k].heap_kib, samples[k].gpu_kib);
-  k = n_samples - 1;
-  g_print ("%7" G_GUINT64_FORMAT " %9" G_GINT64_FORMAT " %9" G_GINT64_FORMAT
-      " %8" G_GINT64_FORMAT " (last)\n", samples[k].frame, samples[k].rss_kib,
-      samples[k].heap_kib, samples[k].gpu_kib);
-  g_print ("after the warm-up (frame %" G_GUINT64_FORMAT "): RSS +%"
-      G_GINT64_FORMAT " KiB, heap +%" G_GINT64_FORMAT " KiB, GPU +%"
-      G_GINT64_FORMAT " KiB at most\n", samples[first_after_warm_up].frame,
-      rss_growth, heap_growth, gpu_growth);
-
-  if (samples[0].heap_kib >= 0)
-    fail_unless (heap_growth <= MAX_HEAP_GROWTH_KIB, "the heap grew by %"
-        G_GINT64_FORMAT " KiB after the warm-up", heap_growth);
-  if (su_under_asan ())
-    g_print ("RSS not checked: AddressSanitizer keeps freed memory\n");
-  else
-    fail_unless (rss_growth <= MAX_RSS_GROWTH_KIB, "RSS grew by %"
-        G_GINT64_FORMAT " KiB after the warm-up", rss_growth);
-  if (samples[0].gpu_kib >= 0)
-    fail_unless (gpu_growth <= MAX_GPU_GROWTH_KIB, "GPU memory in use grew "
-        "by %" G_GINT64_FORMAT " KiB after the warm-up", gpu_growth);
+  su_memory_check_flat (samples, n_samples, first_after_warm_up,
+      MAX_HEAP_GROWTH_KIB, MAX_RSS_GROWTH_KIB, MAX_GPU_GROWTH_KIB);
 
   gst_harness_teardown (h);
   gst_object_unref (e);
