@@ -170,6 +170,8 @@ void cc_slots_free (CudaConvCuda * cuda);
 /* The striped host -> host path (stripes.cu).  How many stripes a frame of
  * height rows of row bytes is cut into: 0 when it goes better whole. */
 int cc_stripe_count (const CudaConvPlan * plan, int height, size_t row);
+/* The second and third streams and the stripes' events, made once. */
+CudaConvStatus cc_stripe_resources (CudaConvCuda * cuda, CudaConvError * err);
 /* Filters src into dst, both in host memory, in n stripes (n from
  * cc_stripe_count), through device copies whose rows are pitch bytes
  * apart; returns when dst holds the result or a call failed (the caller

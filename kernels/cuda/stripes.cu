@@ -75,8 +75,8 @@ cut_stripes (const CudaConvPlan * plan, int height, int n, size_t pitch,
 }
 
 /* The second and third streams and the stripes' events, made once. */
-static CudaConvStatus
-stripe_resources (CudaConvCuda * cuda, CudaConvError * err)
+CudaConvStatus
+cc_stripe_resources (CudaConvCuda * cuda, CudaConvError * err)
 {
   if (cuda->up_stream == NULL)
     CC_TRY (cudaStreamCreateWithFlags (&cuda->up_stream,
@@ -158,7 +158,7 @@ cc_run_striped (CudaConvCuda * cuda, const CudaConvPlan * plan,
   int next = 0;                 /* the first stripe whose kernel is not queued */
   CudaConvStatus s;
 
-  if ((s = stripe_resources (cuda, err)) != CUDACONV_OK ||
+  if ((s = cc_stripe_resources (cuda, err)) != CUDACONV_OK ||
       (s = cc_buffer_grow (&cuda->dev_in, frame, err)) != CUDACONV_OK ||
       (s = cc_buffer_grow (&cuda->dev_out, out_bytes, err)) != CUDACONV_OK ||
       (!src_pinned && (s = cc_buffer_grow (&cuda->pinned_in, frame,

@@ -13,10 +13,11 @@
  * once at the end as the CPU reference is:
  *   window_fused   separable plans (and box, identity) up to
  *                  FUSED_MAX_RADIUS: a tile sums the window into shared
- *                  memory as floats, then makes the vertical and the
- *                  horizontal pass and stores through the channel map;
- *                  each frame is read once from DRAM, the output written
- *                  once
+ *                  memory as floats (pixel pairs, the loads of several
+ *                  frames in flight at once), then makes the vertical and
+ *                  the horizontal pass from register windows and stores
+ *                  runs of pixels through the channel map; each frame is
+ *                  read once from DRAM, the output written once
  *   otherwise      window_sum into an f32 plane, the planner's spatial
  *                  part f32 -> f32 (UNSHARP as its gaussian), and
  *                  window_store's rounding (UNSHARP's in + amount (in - g),
@@ -24,9 +25,12 @@
  *   laplacian7     the 7-point Laplacian reads its three frames directly
  *
  * Host frames are uploaded into device copies kept by id, so a window that
- * slides by one frame uploads one frame. */
+ * slides by one frame uploads one frame; on the fused path it goes up in
+ * stripes while the stripes above it are filtered and downloaded
+ * (window_plane_striped). */
 
 #include "backend.h"
+#include "conv.cuh"
 #include "dispatch.cuh"
 #include "frame.h"
 #include "sample.cuh"
@@ -40,14 +44,23 @@
  * window still holds */
 #define KEPT_MAX (WINDOW_MAX + 1)
 #define THREADS 256
-/* the fused kernel's tile of output pixels, and its largest radius (its
- * taps live in its parameters) */
-#define FUSED_TW 32
+/* The fused kernel's block: FUSED_SPAN columns of the window's sum (its
+ * output tile plus a halo of the radius rounded up to even on each side,
+ * so that pixel pairs stay aligned) by FUSED_TH output rows (plus the
+ * vertical halo).  Each of its threads reads pixel pairs, then makes
+ * FUSED_VR rows of a column and a run of FUSED_RUN pixels of a row, both
+ * from register windows (conv_runtime), so that a shared-memory read
+ * feeds several outputs. */
+#define FUSED_SPAN 64
 #define FUSED_TH 16
-#define FUSED_BX FUSED_TW       /* threads: a row of the tile each */
-#define FUSED_BY 8
+#define FUSED_THREADS 256
+#define FUSED_VR 4
+#define FUSED_RUN 4
 #define FUSED_MAX_RADIUS 16
-#define FUSED_MAX_TAPS (2 * FUSED_MAX_RADIUS + 1)
+/* 2 FUSED_MAX_RADIUS + 1 taps, zero-padded to whole register windows */
+#define FUSED_TAPS 36
+/* frames whose loads are in flight together in the window's sum */
+#define WINDOW_BATCH 4
 /* grid.y limit; taller planes loop */
 #define GRID_ROWS 65535
 
@@ -85,22 +98,21 @@ typedef struct
   long long src_stride[WINDOW_MAX];
   float weight[WINDOW_MAX];
   int n;
-  const unsigned char *centre;  /* frame t: COPY channels, UNSHARP's in */
-  long long centre_stride;
-  unsigned char *dst;
-  long long dst_stride;
-  int width;
-  int height;
+  int src_align;                /* of every window frame's rows */
+  CcPlane pl;                   /* src: frame t (COPY channels, UNSHARP's
+                                 * in); dst: the output */
   int border;
   int shift;
   int rx, ry;
-  float taps_x[FUSED_MAX_TAPS];
-  float taps_y[FUSED_MAX_TAPS];
+  int halo;                     /* rx rounded up to even */
+  int ntx, nty;                 /* taps, padded to whole windows */
+  int tile_row0;                /* the launch's first tile row (stripes) */
+  float taps_x[FUSED_TAPS];
+  float taps_y[FUSED_TAPS];
   float gain;                   /* BOX's 1 / area, else 1 */
   float offset;
   int unsharp;
   float amount;
-  int vec;                      /* pixels are aligned words (load_pixel) */
   CcOutput out;
 } WindowFusedParams;
 
@@ -153,7 +165,7 @@ load_pixel (const unsigned char *row, int x, int shift, bool vec, float *v)
           __ldg (reinterpret_cast<const unsigned short *> (row) + x);
 #pragma unroll
       for (int c = 0; c < C; c++)
-        v[c] = (float) (((w >> (8 * c)) & 0xffu) >> shift);
+        v[c] = int_to_float_exact (((w >> (8 * c)) & 0xffu) >> shift);
       return;
     }
   }
@@ -219,25 +231,15 @@ laplacian7 (Laplacian7Params p)
   }
 }
 
-/* C floats of a pixel in shared memory: one 16-byte access for C = 4. */
+/* Stores a pixel of C floats into shared memory (aligned as
+ * shared_pixel reads it). */
 template <int C> __device__ __forceinline__ void
-smem_get (const float *at, float *v)
-{
-  if constexpr (C == 4) {
-    float4 f = *reinterpret_cast<const float4 *> (at);
-    v[0] = f.x, v[1] = f.y, v[2] = f.z, v[3] = f.w;
-  } else {
-#pragma unroll
-    for (int c = 0; c < C; c++)
-      v[c] = at[c];
-  }
-}
-
-template <int C> __device__ __forceinline__ void
-smem_put (float *at, const float *v)
+put_pixel (float *at, const float *v)
 {
   if constexpr (C == 4) {
     *reinterpret_cast<float4 *> (at) = make_float4 (v[0], v[1], v[2], v[3]);
+  } else if constexpr (C == 2) {
+    *reinterpret_cast<float2 *> (at) = make_float2 (v[0], v[1]);
   } else {
 #pragma unroll
     for (int c = 0; c < C; c++)
@@ -245,119 +247,220 @@ smem_put (float *at, const float *v)
   }
 }
 
-/* One tile of FUSED_TW x FUSED_TH output pixels, by FUSED_BX x FUSED_BY
- * threads.  Shared memory holds the window's sum over the tile and its
- * halo (in_h rows of in_w pixels), then the vertical pass over FUSED_TH
- * rows of in_w pixels, C floats a pixel. */
-template <typename T, int C> __global__ void
-__launch_bounds__ (FUSED_BX * FUSED_BY)
-window_fused (WindowFusedParams p)
+/* The vertical pass' rows: runs of FUSED_RUN pixels, each padded so that
+ * the runs neighbouring threads read in the horizontal pass fall in
+ * distinct banks. */
+__host__ __device__ constexpr int
+fused_run_pitch (int channels)
 {
+  return FUSED_RUN * channels + (channels == 4 ? 4 : channels == 2 ? 2 : 1);
+}
+
+__host__ __device__ constexpr int
+fused_row_floats (int channels)
+{
+  return FUSED_SPAN / FUSED_RUN * fused_run_pitch (channels);
+}
+
+template <int C> __device__ __forceinline__ int
+run_row_at (int col)
+{
+  return col / FUSED_RUN * fused_run_pitch (C) + col % FUSED_RUN * C;
+}
+
+/* The samples of a raw run as values.  8- and 16-bit samples with no
+ * shift go a word at a time through the magic-number conversion of
+ * sample.cuh, one byte permute and one add each. */
+template <typename T, int C, int N> __device__ __forceinline__ void
+run_values (const Run<T, C, N> & run, int shift, float (&v)[N][C])
+{
+  if constexpr (!std::is_same_v<T, float> && Run<T, C, N>::BYTES % 4 == 0) {
+    if (shift == 0) {
+      const unsigned *w = reinterpret_cast<const unsigned *> (run.u.b);
+      constexpr int PER_WORD = 4 / (int) sizeof (T);
+#pragma unroll
+      for (int s = 0; s < N * C; s++) {
+        const unsigned sel = sizeof (T) == 1 ? 0x7440u | (s % 4) :
+            s % 2 ? 0x7432u : 0x7410u;
+        v[s / C][s % C] = __uint_as_float (__byte_perm (w[s / PER_WORD],
+                CC_MAGIC_BITS, sel)) - CC_MAGIC;
+      }
+      return;
+    }
+  }
+#pragma unroll
+  for (int s = 0; s < N * C; s++)
+    v[s / C][s % C] = sample_value<T> (run.u.s[s], shift);
+}
+
+/* Pixels x and x + 1 of row y of the window's weighted sum, through the
+ * border (0 outside a constant one).  x is even: inside the row, a pair
+ * is one load per frame where the rows' alignment allows, and the loads of
+ * WINDOW_BATCH frames are in flight together. */
+template <typename T, int C> __device__ __forceinline__ void
+window_pair (const WindowFusedParams & p, int x, int y, float (&acc)[2][C])
+{
+  const CudaConvBorder border = (CudaConvBorder) p.border;
+  const int gy = cudaconv_border_index (y, p.pl.height, border);
+
+  acc_zero (acc);
+  if (gy < 0)
+    return;
+  if (x >= 0 && x + 1 < p.pl.width) {
+    for (int k0 = 0; k0 < p.n; k0 += WINDOW_BATCH) {
+      Run<T, C, 2> raw[WINDOW_BATCH];
+#pragma unroll
+      for (int i = 0; i < WINDOW_BATCH; i++)
+        if (k0 + i < p.n)
+          run_load<T, C, 2> (raw[i], p.src[k0 + i] + gy * p.src_stride[k0 +
+                  i], x, 2, p.src_align);
+#pragma unroll
+      for (int i = 0; i < WINDOW_BATCH; i++)
+        if (k0 + i < p.n) {
+          const float w = p.weight[k0 + i];
+          float v[2][C];
+
+          run_values (raw[i], p.shift, v);
+#pragma unroll
+          for (int j = 0; j < 2; j++)
+#pragma unroll
+            for (int c = 0; c < C; c++)
+              acc[j][c] = fmaf (w, v[j][c], acc[j][c]);
+        }
+    }
+    return;
+  }
+#pragma unroll
+  for (int j = 0; j < 2; j++) {
+    const int gx = cudaconv_border_index (x + j, p.pl.width, border);
+
+    if (gx < 0)
+      continue;
+    for (int k = 0; k < p.n; k++) {
+      const unsigned char *row = p.src[k] + gy * p.src_stride[k];
+#pragma unroll
+      for (int c = 0; c < C; c++)
+        acc[j][c] = fmaf (p.weight[k], sample_value<T> (load_raw<T> (row,
+                    gx * C + c), p.shift), acc[j][c]);
+    }
+  }
+}
+
+/* One tile of FUSED_SPAN - 2 halo by FUSED_TH output pixels.  Shared
+ * memory holds the window's sum over the tile and its halo (rows of
+ * FUSED_SPAN pixels, C floats each), then the vertical pass' FUSED_TH rows
+ * (fused_row_floats each). */
+template <typename T, int C> __global__ void
+__launch_bounds__ (FUSED_THREADS)
+window_fused (const __grid_constant__ WindowFusedParams p)
+{
+  static_assert (FUSED_THREADS == FUSED_SPAN / FUSED_VR * FUSED_TH,
+      "one vertical item per thread");
+  static_assert (FUSED_SPAN == 2 * 32, "a warp's pairs span a row");
+  static_assert (FUSED_TAPS % FUSED_VR == 0 && FUSED_TAPS % FUSED_RUN == 0
+      && FUSED_TAPS >= 2 * FUSED_MAX_RADIUS + 1, "taps fill whole windows");
   extern __shared__ __align__ (16) float smem[];
-  const int in_w = FUSED_TW + 2 * p.rx;
   const int in_h = FUSED_TH + 2 * p.ry;
   float *sum = smem;
-  float *vert = smem + in_h * in_w * C;
-  const int x0 = blockIdx.x * FUSED_TW;
-  const int y0 = blockIdx.y * FUSED_TH;
-  const CudaConvBorder border = (CudaConvBorder) p.border;
+  float *vert = smem + in_h * FUSED_SPAN * C;
+  const int tile_w = FUSED_SPAN - 2 * p.halo;
+  const int x0 = blockIdx.x * tile_w;
+  const int y0 = (p.tile_row0 + blockIdx.y) * FUSED_TH;
+  const int lane = threadIdx.x % 32;
 
-  /* 1. the window's weighted sum, through the border (0 outside a
-   * constant one) */
-  for (int ly = threadIdx.y; ly < in_h; ly += FUSED_BY) {
-    const int gy = cudaconv_border_index (y0 + ly - p.ry, p.height, border);
+  /* 1. the window's sum: a warp makes a row of pairs at a time */
+  for (int ly = threadIdx.x / 32; ly < in_h; ly += FUSED_THREADS / 32) {
+    float acc[2][C];
 
-    for (int lx = threadIdx.x; lx < in_w; lx += FUSED_BX) {
-      const int gx = cudaconv_border_index (x0 + lx - p.rx, p.width,
-          border);
-      float acc[C], v[C];
-
-#pragma unroll
-      for (int c = 0; c < C; c++)
-        acc[c] = 0.f;
-      if (gx >= 0 && gy >= 0)
-        for (int k = 0; k < p.n; k++) {
-          load_pixel<T, C> (p.src[k] + gy * p.src_stride[k], gx, p.shift,
-              p.vec, v);
-#pragma unroll
-          for (int c = 0; c < C; c++)
-            acc[c] = fmaf (p.weight[k], v[c], acc[c]);
-        }
-      smem_put<C> (sum + (ly * in_w + lx) * C, acc);
-    }
+    window_pair<T, C> (p, x0 - p.halo + 2 * lane, y0 - p.ry + ly, acc);
+    float *at = sum + (ly * FUSED_SPAN + 2 * lane) * C;
+    put_pixel<C> (at, acc[0]);
+    put_pixel<C> (at + C, acc[1]);
   }
   __syncthreads ();
 
-  /* 2. vertical pass: FUSED_TH rows, every column of the halo */
-  for (int r = threadIdx.y; r < FUSED_TH; r += FUSED_BY)
-    for (int lx = threadIdx.x; lx < in_w; lx += FUSED_BX) {
-      const float *col = sum + (r * in_w + lx) * C;
-      float acc[C], v[C];
+  /* 2. vertical pass: FUSED_VR rows of one column each */
+  {
+    const int col = threadIdx.x % FUSED_SPAN;
+    const int r0 = threadIdx.x / FUSED_SPAN * FUSED_VR;
+    float acc[FUSED_VR][C];
+    auto load =[&](int k)->Vec<C> {
+      return shared_pixel<C> (sum + ((r0 + k) * FUSED_SPAN + col) * C);
+    };
 
+    acc_zero (acc);
+    conv_runtime<FUSED_VR, C> (acc, load, p.taps_y, p.nty,
+        2 * p.ry + FUSED_VR - 1);
 #pragma unroll
-      for (int c = 0; c < C; c++)
-        acc[c] = 0.f;
-      for (int j = 0; j <= 2 * p.ry; j++) {
-        smem_get<C> (col + j * in_w * C, v);
-#pragma unroll
-        for (int c = 0; c < C; c++)
-          acc[c] = fmaf (p.taps_y[j], v[c], acc[c]);
-      }
-      smem_put<C> (vert + (r * in_w + lx) * C, acc);
-    }
+    for (int j = 0; j < FUSED_VR; j++)
+      put_pixel<C> (vert + (r0 + j) * fused_row_floats (C) +
+          run_row_at<C> (col), acc[j]);
+  }
   __syncthreads ();
 
-  /* 3. horizontal pass and the store */
-  for (int r = threadIdx.y; r < FUSED_TH; r += FUSED_BY) {
-    const int x = x0 + threadIdx.x, y = y0 + r;
+  /* 3. horizontal pass: a run of FUSED_RUN pixels each, then the store */
+  const int runs = tile_w / FUSED_RUN;
+  if ((int) threadIdx.x >= runs * FUSED_TH)
+    return;
+  const int r = threadIdx.x / runs;
+  const int q = threadIdx.x % runs;
+  const int x = x0 + q * FUSED_RUN, y = y0 + r;
+  if (x >= p.pl.width || y >= p.pl.height)
+    return;
+  const float *row = vert + r * fused_row_floats (C);
+  const int first = p.halo - p.rx + q * FUSED_RUN;
+  float acc[FUSED_RUN][C];
+  auto load =[&](int k)->Vec<C> {
+    return shared_pixel<C> (row + run_row_at<C> (first + k));
+  };
 
-    if (x >= p.width || y >= p.height)
-      continue;
-    const float *row = vert + (r * in_w + threadIdx.x) * C;
-    const T *in = reinterpret_cast<const T *> (p.centre +
-        y * p.centre_stride) + x * C;
-    T *out = reinterpret_cast<T *> (p.dst + y * p.dst_stride) + x * C;
-    float acc[C], v[C];
+  acc_zero (acc);
+  conv_runtime<FUSED_RUN, C> (acc, load, p.taps_x, p.ntx,
+      2 * p.rx + FUSED_RUN - 1);
 
+  const int n = min (FUSED_RUN, p.pl.width - x);
+  Run<T, C, FUSED_RUN> in;
+  if (p.unsharp || p.out.need_src)
+    run_load<T, C, FUSED_RUN> (in, p.pl.src + (long long) y *
+        p.pl.src_stride, x, n, p.pl.src_align);
+  else
 #pragma unroll
-    for (int c = 0; c < C; c++)
-      acc[c] = 0.f;
-    for (int j = 0; j <= 2 * p.rx; j++) {
-      smem_get<C> (row + j * C, v);
+    for (int i = 0; i < FUSED_RUN * C; i++)
+      in.u.s[i] = T (0);
 #pragma unroll
-      for (int c = 0; c < C; c++)
-        acc[c] = fmaf (p.taps_x[j], v[c], acc[c]);
-    }
+  for (int j = 0; j < FUSED_RUN; j++)
 #pragma unroll
     for (int c = 0; c < C; c++) {
-      T raw = p.unsharp || !p.out.all_filter ? in[c] : T (0);
-      float f = acc[c] * p.gain + p.offset;
+      float f = fmaf (acc[j][c], p.gain, p.offset);
 
       if (p.unsharp) {
-        float centre = sample_value<T> (raw, p.shift);
-        f = centre + p.amount * (centre - f);
+        const float v = sample_value<T> (in.u.s[j * C + c], p.shift);
+        f = fmaf (p.amount, v - f, v);
       }
-      out[c] = finish_sample<T> (f, raw, c, p.out);
+      acc[j][c] = f;
     }
-  }
+  using Masks = RunMasks<T, C, FUSED_RUN>;
+  if (Masks::USABLE && n == FUSED_RUN)
+    store_run_masked<T, C, FUSED_RUN, -1> (p.pl, p.out, Masks (p.out), x, y,
+        acc, in);
+  else
+    finish_run<T, C, FUSED_RUN> (p.pl, p.out, x, y, n, acc, in);
 }
 
 struct WindowFusedLaunch
 {
   const WindowFusedParams *p;
   size_t smem;
+  int tile_rows;
   cudaStream_t stream;
 
   template <typename T, int C> cudaError_t run () const
   {
-    cudaError_t e = cudaFuncSetAttribute (window_fused<T, C>,
-        cudaFuncAttributeMaxDynamicSharedMemorySize, (int) smem);
+    cudaError_t e = allow_smem (window_fused<T, C>, smem);
     if (e != cudaSuccess)
       return e;
-    dim3 grid ((p->width + FUSED_TW - 1) / FUSED_TW,
-        (p->height + FUSED_TH - 1) / FUSED_TH);
-    window_fused<T, C> <<<grid, dim3 (FUSED_BX, FUSED_BY), smem,
-        stream>>> (*p);
+    dim3 grid (div_up (p->pl.width, FUSED_SPAN - 2 * p->halo), tile_rows);
+    window_fused<T, C> <<<grid, FUSED_THREADS, smem, stream>>> (*p);
     return cudaGetLastError ();
   }
 };
@@ -497,12 +600,13 @@ cudaconv_cuda_forget_frames (CudaConvCuda * cuda)
   cc_temporal_free (cuda);
 }
 
-/* The kept frame for window[i]: one with its id, or the least recently
- * used one that no frame of this window holds, uploaded. */
+/* The kept frame for a frame of id: one with its id, or the least
+ * recently used one that no frame of this window holds (*fresh: its
+ * upload is the caller's, plane by plane). */
 static CudaConvStatus
 keep_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
-    const CudaConvFrame * frame, CudaConvFrameId id, const int *held,
-    int *index, CudaConvError * err)
+    CudaConvFrameId id, const int *held, int *index, int *fresh,
+    CudaConvError * err)
 {
   CcTemporal *t = cuda->temporal;
   KeptFrame *k;
@@ -519,6 +623,7 @@ keep_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
     if (t->kept[i].id == id && memcmp (t->kept[i].layout, layout,
             sizeof (layout)) == 0) {
       *index = i;
+      *fresh = 0;
       t->kept[i].last_use = ++t->clock;
       return CUDACONV_OK;
     }
@@ -551,26 +656,28 @@ keep_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
       continue;
     k->frame.data[p] = (unsigned char *) k->memory.data + offset[p];
     k->frame.stride[p] = pitch;
-    CC_TRY (cudaMemcpy2DAsync (k->frame.data[p], pitch, frame->data[p],
-            frame->stride[p], cudaconv_image_row_bytes (&plane->geometry),
-            plane->geometry.height, cudaMemcpyHostToDevice, cuda->stream));
   }
   memcpy (k->layout, layout, sizeof (layout));
+  /* a failed window forgets every id, so a half-uploaded copy is never
+   * found by its id */
   k->id = id;
   k->last_use = ++t->clock;
   *index = pick;
+  *fresh = 1;
   return CUDACONV_OK;
 }
 
 /* Device frames for the window: the frames themselves, or kept copies of
- * host ones. */
+ * host ones.  fresh[i]: device[i] is a copy still to be uploaded from
+ * window[i]. */
 static CudaConvStatus
 window_on_device (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
     const CudaConvFrame * window, const CudaConvFrameId * ids, int n,
-    CudaConvFrame * device, CudaConvError * err)
+    CudaConvFrame * device, int *fresh, CudaConvError * err)
 {
   int held[KEPT_MAX] = { 0, };
 
+  memset (fresh, 0, n * sizeof (*fresh));
   if (window[0].memory == CUDACONV_MEMORY_DEVICE) {
     memcpy (device, window, n * sizeof (*window));
     return CUDACONV_OK;
@@ -587,12 +694,31 @@ window_on_device (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
         device[i] = device[j], index = -2;
     if (index == -2)
       continue;
-    if ((s = keep_frame (cuda, plan, &window[i], id, held, &index,
+    if ((s = keep_frame (cuda, plan, id, held, &index, &fresh[i],
                 err)) != CUDACONV_OK)
       return s;
     held[index] = 1;
     device[i] = cuda->temporal->kept[index].frame;
   }
+  return CUDACONV_OK;
+}
+
+/* Queues the upload of rows y0 .. y1 - 1 of plane p of the fresh frames of
+ * the window on stream. */
+static CudaConvStatus
+upload_rows (const FramePlane * plane, int p, const CudaConvFrame * window,
+    const CudaConvFrame * device, const int *fresh, int n, int y0, int y1,
+    cudaStream_t stream, CudaConvError * err)
+{
+  size_t row = cudaconv_image_row_bytes (&plane->geometry);
+
+  for (int i = 0; i < n; i++)
+    if (fresh[i])
+      CC_TRY (cudaMemcpy2DAsync ((unsigned char *) device[i].data[p] +
+              (size_t) y0 * device[i].stride[p], device[i].stride[p],
+              (const unsigned char *) window[i].data[p] +
+              (size_t) y0 * window[i].stride[p], window[i].stride[p], row,
+              y1 - y0, cudaMemcpyHostToDevice, stream));
   return CUDACONV_OK;
 }
 
@@ -698,9 +824,9 @@ static size_t
 fused_smem (const CudaConvCuda * cuda, const FramePlane * plane)
 {
   const CudaConvPlan *plan = plane->plan;
-  size_t in_w = FUSED_TW + 2 * (size_t) plan->radius_x;
+  int c = plane->geometry.channels;
   size_t in_h = FUSED_TH + 2 * (size_t) plan->radius_y;
-  size_t smem = (in_h + FUSED_TH) * in_w * plane->geometry.channels *
+  size_t smem = (in_h * FUSED_SPAN * c + FUSED_TH * cc::fused_row_floats (c)) *
       sizeof (float);
 
   if (plan->op != CUDACONV_OP_IDENTITY && plan->op != CUDACONV_OP_SEPARABLE
@@ -712,43 +838,68 @@ fused_smem (const CudaConvCuda * cuda, const FramePlane * plane)
   return smem <= cuda->smem_optin ? smem : 0;
 }
 
+/* The largest power of two, at most 16, dividing the addresses and strides
+ * of plane p of the window's frames. */
+static int
+window_align (const CudaConvFrame * device, int n, int p)
+{
+  uintptr_t bits = 0;
+  int align = 16;
+
+  for (int i = 0; i < n; i++)
+    bits |= (uintptr_t) device[i].data[p] | (uintptr_t) device[i].stride[p];
+  while (align > 1 && (bits & (uintptr_t) (align - 1)) != 0)
+    align >>= 1;
+  return align;
+}
+
+static int
+fused_taps (float *taps, const double *plan_taps, int radius, int unit)
+{
+  int n = 2 * radius + 1;
+  int padded = (n + FUSED_RUN - 1) / FUSED_RUN * FUSED_RUN;
+
+  for (int j = 0; j < FUSED_TAPS; j++)
+    taps[j] = j >= n ? 0.f : unit ? 1.f : (float) plan_taps[j];
+  return padded;
+}
+
+/* The fused kernel over tile rows tile_row0 .. + tile_rows - 1 of plane p
+ * (all of them: 0 and fused_tile_rows), on stream. */
 static CudaConvStatus
-launch_fused (CudaConvCuda * cuda, const FramePlane * plane, int p,
+launch_fused (const FramePlane * plane, int p,
     const CudaConvFrame * device, int t_radius, const CudaConvImage * target,
-    const CcOutput * out, size_t smem, CudaConvError * err)
+    const CcOutput * out, size_t smem, int tile_row0, int tile_rows,
+    cudaStream_t stream, CudaConvError * err)
 {
   const CudaConvPlan *plan = plane->plan;
   int unit = plan->op == CUDACONV_OP_BOX || plan->op == CUDACONV_OP_IDENTITY;
+  CudaConvImage centre = plane_at (plane, &device[t_radius], p);
   WindowFusedParams fp;
 
   memset (&fp, 0, sizeof (fp));
   fp.n = window_sources (plan, device, t_radius, p, fp.src, fp.src_stride,
       fp.weight);
-  fp.centre = (const unsigned char *) device[t_radius].data[p];
-  fp.centre_stride = (long long) device[t_radius].stride[p];
-  fp.dst = (unsigned char *) target->data;
-  fp.dst_stride = (long long) target->stride;
-  fp.width = plane->geometry.width;
-  fp.height = plane->geometry.height;
+  fp.src_align = window_align (device, 2 * t_radius + 1, p);
+  fp.pl = cc_schedule_plane (&centre, target);
   fp.border = plan->border;
   fp.shift = sample_shift (plane);
   fp.rx = plan->op == CUDACONV_OP_IDENTITY ? 0 : plan->radius_x;
   fp.ry = plan->op == CUDACONV_OP_IDENTITY ? 0 : plan->radius_y;
+  fp.halo = (fp.rx + 1) / 2 * 2;
   /* BOX and IDENTITY: unit taps, the mean by the gain */
-  for (int j = 0; j <= 2 * fp.rx; j++)
-    fp.taps_x[j] = unit ? 1.f : (float) plan->taps_x[j];
-  for (int j = 0; j <= 2 * fp.ry; j++)
-    fp.taps_y[j] = unit ? 1.f : (float) plan->taps_y[j];
+  fp.ntx = fused_taps (fp.taps_x, plan->taps_x, fp.rx, unit);
+  fp.nty = fused_taps (fp.taps_y, plan->taps_y, fp.ry, unit);
+  fp.tile_row0 = tile_row0;
   fp.gain = plan->op == CUDACONV_OP_BOX ? (float) plan->gain : 1.f;
   fp.offset = plan->op == CUDACONV_OP_UNSHARP ||
       plan->op == CUDACONV_OP_IDENTITY ? 0.f : (float) plan->offset;
   fp.unsharp = plan->op == CUDACONV_OP_UNSHARP;
   fp.amount = (float) plan->amount;
-  fp.vec = pixels_aligned (plane, device, 2 * t_radius + 1, p);
   fp.out = *out;
   return cc_launched (cc::dispatch_type_channels (plane->geometry.type,
           plane->geometry.channels, cc::WindowFusedLaunch { &fp, smem,
-              cuda->stream}), "the fused window kernel", err);
+              tile_rows, stream}), "the fused window kernel", err);
 }
 
 /* The three-pass path: the window's sum into an f32 plane, the spatial
@@ -818,6 +969,18 @@ run_three_pass (CudaConvCuda * cuda, const FramePlane * plane, int p,
               cuda->stream}), "the window's store", err);
 }
 
+static int
+imin (int a, int b)
+{
+  return a < b ? a : b;
+}
+
+static int
+fused_tile_rows (const FramePlane * plane)
+{
+  return (plane->geometry.height + FUSED_TH - 1) / FUSED_TH;
+}
+
 /* Plane p of output t into dst: on the device directly, or through a
  * device plane downloaded into host dst. */
 static CudaConvStatus
@@ -845,8 +1008,8 @@ window_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
     s = launch_laplacian7 (cuda, plane, p, device, t_radius, &target, &o,
         err);
   else if (smem > 0)
-    s = launch_fused (cuda, plane, p, device, t_radius, &target, &o, smem,
-        err);
+    s = launch_fused (plane, p, device, t_radius, &target, &o, smem,
+        0, fused_tile_rows (plane), cuda->stream, err);
   else
     s = run_three_pass (cuda, plane, p, device, t_radius, &target, &o, err);
   if (s != CUDACONV_OK)
@@ -855,6 +1018,100 @@ window_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
     CC_TRY (cudaMemcpy2DAsync (out.data, out.stride, target.data,
             target.stride, cudaconv_image_row_bytes (&out), out.height,
             cudaMemcpyDeviceToHost, cuda->stream));
+  return CUDACONV_OK;
+}
+
+/* How many stripes plane p of a host window goes in (0: whole).  Only the
+ * fused kernel stripes: a stripe's tiles read whole frames, so its rows
+ * near the cut need nothing but the rows above and below to be up, and
+ * rows near the frame's edges see the real border, which reads near that
+ * edge only (not so for wrap).  A stripe has STRIPE_TILE_ROWS tile rows at
+ * least, and a plane under STRIPE_BYTES_MIN goes whole. */
+#define STRIPE_TILE_ROWS 2
+#define STRIPE_BYTES_MIN (16 << 10)
+
+static int
+window_stripe_count (const CudaConvCuda * cuda, const FramePlane * plane,
+    const CudaConvFrame * window, const CudaConvFrame * dst)
+{
+  int n = fused_tile_rows (plane) / STRIPE_TILE_ROWS;
+
+  if (window[0].memory != CUDACONV_MEMORY_HOST ||
+      dst->memory != CUDACONV_MEMORY_HOST ||
+      plane->plan->op == CUDACONV_OP_LAPLACIAN ||
+      plane->plan->border == CUDACONV_BORDER_WRAP ||
+      fused_smem (cuda, plane) == 0 ||
+      cudaconv_image_row_bytes (&plane->geometry) *
+      plane->geometry.height < STRIPE_BYTES_MIN)
+    return 0;
+  if (n > CC_STRIPES_MAX)
+    n = CC_STRIPES_MAX;
+  return n >= 2 ? n : 0;
+}
+
+/* Plane p of output t of a host window in n stripes, on three streams:
+ * while the fresh frames' stripe k goes up, the kernel filters the
+ * stripes whose rows (and the rows below them that their taps reach) are
+ * all up, and their results come down.  PCIe carries both directions at
+ * once, so a window that slides by one frame costs about one frame's
+ * transfer. */
+static CudaConvStatus
+window_plane_striped (CudaConvCuda * cuda, const FramePlane * plane, int p,
+    const CudaConvFrame * window, const CudaConvFrame * device,
+    const int *fresh, int t_radius, const CudaConvFrame * dst, int n,
+    CudaConvError * err)
+{
+  CcTemporal *t = cuda->temporal;
+  const int height = plane->geometry.height;
+  const int tiles = fused_tile_rows (plane);
+  const int reach = plane->plan->radius_y;
+  size_t pitch = device_pitch (&plane->geometry, plane->geometry.type);
+  size_t row = cudaconv_image_row_bytes (&plane->geometry);
+  CudaConvImage out = plane_at (plane, dst, p);
+  CudaConvImage target = out;
+  CcOutput o = cc_output_of (&out, &plane->map);
+  size_t smem = fused_smem (cuda, plane);
+  int tile0[CC_STRIPES_MAX + 1];
+  int next = 0;                 /* the first stripe whose kernel is not queued */
+  CudaConvStatus s;
+
+  if ((s = cc_stripe_resources (cuda, err)) != CUDACONV_OK ||
+      (s = cc_buffer_grow (&t->out, pitch * height, err)) != CUDACONV_OK)
+    return s;
+  target.data = t->out.data;
+  target.stride = pitch;
+  for (int k = 0; k <= n; k++)
+    tile0[k] = (int) ((long) tiles * k / n);
+
+  for (int k = 0; k < n; k++) {
+    int y0 = tile0[k] * FUSED_TH;
+    int y1 = imin (tile0[k + 1] * FUSED_TH, height);
+
+    if ((s = upload_rows (plane, p, window, device, fresh, 2 * t_radius + 1,
+                y0, y1, cuda->up_stream, err)) != CUDACONV_OK)
+      return s;
+    CC_TRY (cudaEventRecord (cuda->uploaded[k], cuda->up_stream));
+    /* every stripe whose rows and reach are now all on their way */
+    while (next < n && (imin (tile0[next + 1] * FUSED_TH + reach, height) <=
+            y1 || k == n - 1)) {
+      int a = tile0[next] * FUSED_TH;
+      int b = imin (tile0[next + 1] * FUSED_TH, height);
+
+      CC_TRY (cudaStreamWaitEvent (cuda->stream, cuda->uploaded[k], 0));
+      if ((s = launch_fused (plane, p, device, t_radius, &target, &o,
+                  smem, tile0[next], tile0[next + 1] - tile0[next],
+                  cuda->stream, err)) != CUDACONV_OK)
+        return s;
+      CC_TRY (cudaEventRecord (cuda->filtered[next], cuda->stream));
+      CC_TRY (cudaStreamWaitEvent (cuda->down_stream, cuda->filtered[next],
+              0));
+      CC_TRY (cudaMemcpy2DAsync ((unsigned char *) out.data +
+              (size_t) a * out.stride, out.stride,
+              (unsigned char *) target.data + (size_t) a * pitch, pitch, row,
+              b - a, cudaMemcpyDeviceToHost, cuda->down_stream));
+      next++;
+    }
+  }
   return CUDACONV_OK;
 }
 
@@ -913,8 +1170,9 @@ cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
     CudaConvError * err)
 {
   CudaConvFrame device[WINDOW_MAX];
+  int fresh[WINDOW_MAX];
   CudaConvStatus s;
-  int t_radius;
+  int t_radius, striped = 0;
 
   if (cuda == NULL || plan == NULL || window == NULL || dst == NULL)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
@@ -937,14 +1195,22 @@ cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
           "out of host memory for the window's state");
   }
 
-  s = window_on_device (cuda, plan, window, ids, n_window, device, err);
+  s = window_on_device (cuda, plan, window, ids, n_window, device, fresh,
+      err);
   for (int p = 0; p < plan->n_planes && s == CUDACONV_OK; p++) {
     const FramePlane *plane = &plan->planes[p];
     CudaConvError inner = { CUDACONV_OK, {0} };
+    int n;
 
     if (plane->job != JOB_FILTER)
       s = pass_plane (cuda, plane, p, &window[t_radius], dst, &inner);
-    else
+    else if ((n = window_stripe_count (cuda, plane, window, dst)) > 0) {
+      striped = 1;
+      s = window_plane_striped (cuda, plane, p, window, device, fresh,
+          t_radius, dst, n, &inner);
+    } else if ((s = upload_rows (plane, p, window, device, fresh, n_window,
+                0, plane->geometry.height, cuda->stream,
+                &inner)) == CUDACONV_OK)
       s = window_plane (cuda, plane, p, device, t_radius, dst, &inner);
     if (s != CUDACONV_OK)
       cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
@@ -954,6 +1220,13 @@ cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
    * a failed window's kept frames may be half uploaded: forget them */
   CudaConvError inner = { CUDACONV_OK, {0} };
   CudaConvStatus synced = cudaconv_cuda_sync (cuda, NULL, &inner);
+  if (striped) {
+    cudaError_t up = cudaStreamSynchronize (cuda->up_stream);
+    cudaError_t down = cudaStreamSynchronize (cuda->down_stream);
+    if (synced == CUDACONV_OK && (up != cudaSuccess || down != cudaSuccess))
+      synced = cc_cuda_error (&inner, up != cudaSuccess ? up : down,
+          "waiting for the window's stripes");
+  }
   if (synced != CUDACONV_OK && s == CUDACONV_OK)
     s = cudaconv_error_set (err, synced, "%s", inner.message);
   if (s != CUDACONV_OK && cuda->temporal != NULL)

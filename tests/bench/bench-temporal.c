@@ -259,6 +259,7 @@ main (int argc, char **argv)
     {"4k-rgba-gauss4-dev", 0, 3840, 2160, g, 4, 0, dev, 200},
     {"4k-rgba-gauss4-dev", 0, 3840, 2160, g, 4, 2, dev, 200},
     {"4k-rgba-gauss4-dev", 0, 3840, 2160, g, 4, 8, dev, 100},
+    {"4k-rgba-time-only-dev", 0, 3840, 2160, g, 0, 2, dev, 200},
     {"4k-rgba-box4-dev", 0, 3840, 2160, CUDACONV_KIND_BOX, 4, 2, dev, 200},
     {"4k-rgba-laplacian-dev", 0, 3840, 2160, CUDACONV_KIND_LAPLACIAN, 1, 1,
         dev, 200},

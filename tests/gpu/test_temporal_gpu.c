@@ -15,8 +15,9 @@
  * clip in device, pageable or pinned memory and each output in any; ids
  * given (so the backend reuses its copies), absent, or reused by another
  * plan (which must not match).  Outputs start poisoned; their padding must
- * come back untouched.  Then a 4K RGBA clip at T = 2, a refused window,
- * and forget_frames between cases.
+ * come back untouched.  Then host clips tall enough to go in stripes, a
+ * 4K RGBA clip at T = 2, a refused window, and forget_frames between
+ * cases.
  *
  *   test_temporal_gpu [--quick]  (or CUDACONV_TEST_QUICK=1): small sizes
  *                                only, for compute-sanitizer runs
@@ -235,6 +236,48 @@ group_random (int quick)
   }
 }
 
+/* Host clips tall enough that the backend cuts their windows into
+ * stripes (tile rows of 16, two a stripe at least), at sizes that
+ * compute-sanitizer runs too: odd heights, every layout, border and
+ * radius up to the fused kernel's largest. */
+static void
+group_striped (int quick)
+{
+  int n_cases = quick ? 16 : 60;
+
+  for (int i = 0; i < n_cases && n_failed_cases < 8; i++) {
+    RcJob *job = malloc (sizeof (RcJob));
+    CudaConvFilterDesc desc;
+    CudaConvFramePlan *plan;
+    CudaConvError err = { 0 };
+    int w = tu_rng_int (&rng, 40, quick ? 96 : 300);
+    int h = tu_rng_int (&rng, 64, quick ? 150 : 400);
+    int n = tu_rng_int (&rng, 1, quick ? 4 : 8);
+    Mem src_mem = tu_rng_int (&rng, 0, 1) ? MEM_PINNED : MEM_PAGEABLE;
+    char what[1024], desc_text[800];
+
+    rc_job_init (job, (RcLayout) tu_rng_int (&rng, 0, RC_N_LAYOUTS - 1), w,
+        h, &rng);
+    random_temporal_filter (&desc, 16);
+    rc_job_set_filter (job, 0, &desc);
+    rc_job_describe (job, desc_text, sizeof (desc_text));
+    snprintf (what, sizeof (what), "striped case %d [%s; %s T=%d "
+        "sigma_t=%g; %d frames in %s memory]", i, desc_text,
+        tu_kind_name (desc.kind), desc.radius_t, desc.sigma_t, n,
+        mem_names[src_mem]);
+    plan = cudaconv_frame_plan_new (&job->descs[0], &err);
+    if (plan == NULL) {
+      printf ("FAIL %s: the plan was refused: %s\n", what, err.message);
+      case_done (0);
+    } else {
+      case_done (run_clip (job, plan, n, src_mem, IDS_GIVEN, what));
+      cudaconv_frame_plan_free (plan);
+    }
+    rc_job_clear (job);
+    free (job);
+  }
+}
+
 /* A 4K RGBA clip, gaussian r=4 T=2 (the benchmark's case), every pixel
  * compared, from device and from pinned memory. */
 static void
@@ -357,6 +400,7 @@ main (int argc, char **argv)
 
   group_refused ();
   group_random (quick);
+  group_striped (quick);
   group_4k (quick);
 
   cudaconv_cuda_free (cuda);
