@@ -57,8 +57,9 @@ conv_fixed (float (&acc)[N][V], const Load & load, const float *w)
  * past the real ones.  The window advances N elements per step through a
  * register window of 2N - 1 elements; loads past the last element any
  * output needs (last) are clamped to it, so they stay inside the data and
- * only meet zero taps. */
-template <int N, int V, class Load> __device__ __forceinline__ void
+ * only meet zero taps.  Component SKIP is left out as in conv_skip. */
+template <int N, int V, int SKIP = -1, class Load>
+__device__ __forceinline__ void
 conv_runtime (float (&acc)[N][V], const Load & load, const float *w,
     int ntp, int last)
 {
@@ -78,7 +79,8 @@ conv_runtime (float (&acc)[N][V], const Load & load, const float *w,
       for (int j = 0; j < N; j++)
 #pragma unroll
         for (int c = 0; c < V; c++)
-          acc[j][c] = fmaf (wt, win[j + u].v[c], acc[j][c]);
+          if (c != SKIP)
+            acc[j][c] = fmaf (wt, win[j + u].v[c], acc[j][c]);
     }
 #pragma unroll
     for (int i = 0; i < N - 1; i++)

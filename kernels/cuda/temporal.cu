@@ -59,8 +59,9 @@
 #define FUSED_MAX_RADIUS 16
 /* 2 FUSED_MAX_RADIUS + 1 taps, zero-padded to whole register windows */
 #define FUSED_TAPS 36
-/* frames whose loads are in flight together in the window's sum */
-#define WINDOW_BATCH 4
+/* frames whose loads are in flight together in the window's sum (the
+ * whole window up to T = 2) */
+#define WINDOW_BATCH 5
 /* grid.y limit; taller planes loop */
 #define GRID_ROWS 65535
 
@@ -263,7 +264,7 @@ fused_row_floats (int channels)
 }
 
 template <int C> __device__ __forceinline__ int
-run_row_at (int col)
+run_row_at (unsigned col)
 {
   return col / FUSED_RUN * fused_run_pitch (C) + col % FUSED_RUN * C;
 }
@@ -293,11 +294,43 @@ run_values (const Run<T, C, N> & run, int shift, float (&v)[N][C])
     v[s / C][s % C] = sample_value<T> (run.u.s[s], shift);
 }
 
+/* Pixels x and x + 1 (both inside) of row gy of the window's weighted
+ * sum, channel SKIP (if >= 0) left out; ALIGN: what the rows' alignment
+ * lets a pair's load assume. */
+template <typename T, int C, int SKIP, int ALIGN>
+__device__ __forceinline__ void
+window_pair_inside (const WindowFusedParams & p, int x, int gy,
+    float (&acc)[2][C])
+{
+  for (int k0 = 0; k0 < p.n; k0 += WINDOW_BATCH) {
+    Run<T, C, 2> raw[WINDOW_BATCH];
+#pragma unroll
+    for (int i = 0; i < WINDOW_BATCH; i++)
+      if (k0 + i < p.n)
+        run_load<T, C, 2> (raw[i], p.src[k0 + i] + gy * p.src_stride[k0 +
+                i], x, 2, ALIGN);
+#pragma unroll
+    for (int i = 0; i < WINDOW_BATCH; i++)
+      if (k0 + i < p.n) {
+        const float w = p.weight[k0 + i];
+        float v[2][C];
+
+        run_values (raw[i], p.shift, v);
+#pragma unroll
+        for (int j = 0; j < 2; j++)
+#pragma unroll
+          for (int c = 0; c < C; c++)
+            if (c != SKIP)
+              acc[j][c] = fmaf (w, v[j][c], acc[j][c]);
+      }
+  }
+}
+
 /* Pixels x and x + 1 of row y of the window's weighted sum, through the
  * border (0 outside a constant one).  x is even: inside the row, a pair
  * is one load per frame where the rows' alignment allows, and the loads of
  * WINDOW_BATCH frames are in flight together. */
-template <typename T, int C> __device__ __forceinline__ void
+template <typename T, int C, int SKIP> __device__ __forceinline__ void
 window_pair (const WindowFusedParams & p, int x, int y, float (&acc)[2][C])
 {
   const CudaConvBorder border = (CudaConvBorder) p.border;
@@ -307,27 +340,11 @@ window_pair (const WindowFusedParams & p, int x, int y, float (&acc)[2][C])
   if (gy < 0)
     return;
   if (x >= 0 && x + 1 < p.pl.width) {
-    for (int k0 = 0; k0 < p.n; k0 += WINDOW_BATCH) {
-      Run<T, C, 2> raw[WINDOW_BATCH];
-#pragma unroll
-      for (int i = 0; i < WINDOW_BATCH; i++)
-        if (k0 + i < p.n)
-          run_load<T, C, 2> (raw[i], p.src[k0 + i] + gy * p.src_stride[k0 +
-                  i], x, 2, p.src_align);
-#pragma unroll
-      for (int i = 0; i < WINDOW_BATCH; i++)
-        if (k0 + i < p.n) {
-          const float w = p.weight[k0 + i];
-          float v[2][C];
-
-          run_values (raw[i], p.shift, v);
-#pragma unroll
-          for (int j = 0; j < 2; j++)
-#pragma unroll
-            for (int c = 0; c < C; c++)
-              acc[j][c] = fmaf (w, v[j][c], acc[j][c]);
-        }
-    }
+    /* a uniform branch: the aligned loop issues no sample-wise loads */
+    if (p.src_align >= Run<T, C, 2>::CHUNK)
+      window_pair_inside<T, C, SKIP, 16> (p, x, gy, acc);
+    else
+      window_pair_inside<T, C, SKIP, 1> (p, x, gy, acc);
     return;
   }
 #pragma unroll
@@ -350,7 +367,7 @@ window_pair (const WindowFusedParams & p, int x, int y, float (&acc)[2][C])
  * memory holds the window's sum over the tile and its halo (rows of
  * FUSED_SPAN pixels, C floats each), then the vertical pass' FUSED_TH rows
  * (fused_row_floats each). */
-template <typename T, int C> __global__ void
+template <typename T, int C, int SKIP> __global__ void
 __launch_bounds__ (FUSED_THREADS)
 window_fused (const __grid_constant__ WindowFusedParams p)
 {
@@ -372,7 +389,8 @@ window_fused (const __grid_constant__ WindowFusedParams p)
   for (int ly = threadIdx.x / 32; ly < in_h; ly += FUSED_THREADS / 32) {
     float acc[2][C];
 
-    window_pair<T, C> (p, x0 - p.halo + 2 * lane, y0 - p.ry + ly, acc);
+    window_pair<T, C, SKIP> (p, x0 - p.halo + 2 * lane, y0 - p.ry + ly,
+        acc);
     float *at = sum + (ly * FUSED_SPAN + 2 * lane) * C;
     put_pixel<C> (at, acc[0]);
     put_pixel<C> (at + C, acc[1]);
@@ -389,7 +407,7 @@ window_fused (const __grid_constant__ WindowFusedParams p)
     };
 
     acc_zero (acc);
-    conv_runtime<FUSED_VR, C> (acc, load, p.taps_y, p.nty,
+    conv_runtime<FUSED_VR, C, SKIP> (acc, load, p.taps_y, p.nty,
         2 * p.ry + FUSED_VR - 1);
 #pragma unroll
     for (int j = 0; j < FUSED_VR; j++)
@@ -415,7 +433,7 @@ window_fused (const __grid_constant__ WindowFusedParams p)
   };
 
   acc_zero (acc);
-  conv_runtime<FUSED_RUN, C> (acc, load, p.taps_x, p.ntx,
+  conv_runtime<FUSED_RUN, C, SKIP> (acc, load, p.taps_x, p.ntx,
       2 * p.rx + FUSED_RUN - 1);
 
   const int n = min (FUSED_RUN, p.pl.width - x);
@@ -441,8 +459,8 @@ window_fused (const __grid_constant__ WindowFusedParams p)
     }
   using Masks = RunMasks<T, C, FUSED_RUN>;
   if (Masks::USABLE && n == FUSED_RUN)
-    store_run_masked<T, C, FUSED_RUN, -1> (p.pl, p.out, Masks (p.out), x, y,
-        acc, in);
+    store_run_masked<T, C, FUSED_RUN, SKIP> (p.pl, p.out, Masks (p.out), x,
+        y, acc, in);
   else
     finish_run<T, C, FUSED_RUN> (p.pl, p.out, x, y, n, acc, in);
 }
@@ -452,16 +470,24 @@ struct WindowFusedLaunch
   const WindowFusedParams *p;
   size_t smem;
   int tile_rows;
+  int skip;                     /* skipped_channel's choice */
   cudaStream_t stream;
 
-  template <typename T, int C> cudaError_t run () const
+  template <typename T, int C, int SKIP> cudaError_t launch () const
   {
-    cudaError_t e = allow_smem (window_fused<T, C>, smem);
+    cudaError_t e = allow_smem (window_fused<T, C, SKIP>, smem);
     if (e != cudaSuccess)
       return e;
     dim3 grid (div_up (p->pl.width, FUSED_SPAN - 2 * p->halo), tile_rows);
-    window_fused<T, C> <<<grid, FUSED_THREADS, smem, stream>>> (*p);
+    window_fused<T, C, SKIP> <<<grid, FUSED_THREADS, smem, stream>>> (*p);
     return cudaGetLastError ();
+  }
+
+  template <typename T, int C> cudaError_t run () const
+  {
+    return dispatch_skip<T, C> (skip,[&](auto s) {
+          return launch<T, C, decltype (s)::value> ();
+        });
   }
 };
 
@@ -899,7 +925,9 @@ launch_fused (const FramePlane * plane, int p,
   fp.out = *out;
   return cc_launched (cc::dispatch_type_channels (plane->geometry.type,
           plane->geometry.channels, cc::WindowFusedLaunch { &fp, smem,
-              tile_rows, stream}), "the fused window kernel", err);
+              tile_rows, cc::skipped_channel (plane->geometry.type,
+                  plane->geometry.channels, out), stream}),
+      "the fused window kernel", err);
 }
 
 /* The three-pass path: the window's sum into an f32 plane, the spatial
