@@ -108,6 +108,7 @@ typedef struct
   int halo;                     /* rx rounded up to even */
   int ntx, nty;                 /* taps, padded to whole windows */
   int tile_row0;                /* the launch's first tile row (stripes) */
+  float inv_runs;               /* 1 / the horizontal items of a tile row */
   float taps_x[FUSED_TAPS];
   float taps_y[FUSED_TAPS];
   float gain;                   /* BOX's 1 / area, else 1 */
@@ -295,27 +296,30 @@ run_values (const Run<T, C, N> & run, int shift, float (&v)[N][C])
 }
 
 /* Pixels x and x + 1 (both inside) of row gy of the window's weighted
- * sum, channel SKIP (if >= 0) left out; ALIGN: what the rows' alignment
- * lets a pair's load assume. */
-template <typename T, int C, int SKIP, int ALIGN>
+ * sum, channel SKIP (if >= 0) left out.  ALIGN: what the rows' alignment
+ * lets a pair's load assume; UNSHIFTED: the samples are their values. */
+template <typename T, int C, int SKIP, int ALIGN, bool UNSHIFTED>
 __device__ __forceinline__ void
 window_pair_inside (const WindowFusedParams & p, int x, int gy,
     float (&acc)[2][C])
 {
+  const long long col = (long long) x * C * (long long) sizeof (T);
+  const int shift = UNSHIFTED ? 0 : p.shift;
+
   for (int k0 = 0; k0 < p.n; k0 += WINDOW_BATCH) {
     Run<T, C, 2> raw[WINDOW_BATCH];
 #pragma unroll
     for (int i = 0; i < WINDOW_BATCH; i++)
       if (k0 + i < p.n)
-        run_load<T, C, 2> (raw[i], p.src[k0 + i] + gy * p.src_stride[k0 +
-                i], x, 2, ALIGN);
+        run_load<T, C, 2> (raw[i], p.src[k0 + i] + gy * p.src_stride[k0 + i]
+            + col, 0, 2, ALIGN);
 #pragma unroll
     for (int i = 0; i < WINDOW_BATCH; i++)
       if (k0 + i < p.n) {
         const float w = p.weight[k0 + i];
         float v[2][C];
 
-        run_values (raw[i], p.shift, v);
+        run_values (raw[i], shift, v);
 #pragma unroll
         for (int j = 0; j < 2; j++)
 #pragma unroll
@@ -340,11 +344,18 @@ window_pair (const WindowFusedParams & p, int x, int y, float (&acc)[2][C])
   if (gy < 0)
     return;
   if (x >= 0 && x + 1 < p.pl.width) {
-    /* a uniform branch: the aligned loop issues no sample-wise loads */
-    if (p.src_align >= Run<T, C, 2>::CHUNK)
-      window_pair_inside<T, C, SKIP, 16> (p, x, gy, acc);
+    /* uniform branches, so that each loop issues only its own loads and
+     * conversions */
+    const bool aligned = p.src_align >= Run<T, C, 2>::CHUNK;
+
+    if (aligned && p.shift == 0)
+      window_pair_inside<T, C, SKIP, 16, true> (p, x, gy, acc);
+    else if (aligned)
+      window_pair_inside<T, C, SKIP, 16, false> (p, x, gy, acc);
+    else if (p.shift == 0)
+      window_pair_inside<T, C, SKIP, 1, true> (p, x, gy, acc);
     else
-      window_pair_inside<T, C, SKIP, 1> (p, x, gy, acc);
+      window_pair_inside<T, C, SKIP, 1, false> (p, x, gy, acc);
     return;
   }
 #pragma unroll
@@ -420,8 +431,9 @@ window_fused (const __grid_constant__ WindowFusedParams p)
   const int runs = tile_w / FUSED_RUN;
   if ((int) threadIdx.x >= runs * FUSED_TH)
     return;
-  const int r = threadIdx.x / runs;
-  const int q = threadIdx.x % runs;
+  /* exact: the quotient's error is far below the 0.5 / runs margin */
+  const int r = (int) ((threadIdx.x + 0.5f) * p.inv_runs);
+  const int q = threadIdx.x - r * runs;
   const int x = x0 + q * FUSED_RUN, y = y0 + r;
   if (x >= p.pl.width || y >= p.pl.height)
     return;
@@ -913,6 +925,7 @@ launch_fused (const FramePlane * plane, int p,
   fp.rx = plan->op == CUDACONV_OP_IDENTITY ? 0 : plan->radius_x;
   fp.ry = plan->op == CUDACONV_OP_IDENTITY ? 0 : plan->radius_y;
   fp.halo = (fp.rx + 1) / 2 * 2;
+  fp.inv_runs = (float) FUSED_RUN / (FUSED_SPAN - 2 * fp.halo);
   /* BOX and IDENTITY: unit taps, the mean by the gain */
   fp.ntx = fused_taps (fp.taps_x, plan->taps_x, fp.rx, unit);
   fp.nty = fused_taps (fp.taps_y, plan->taps_y, fp.ry, unit);
