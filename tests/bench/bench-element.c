@@ -29,6 +29,13 @@
  *              (cudaconv_cuda_run_transfer pinned, cudaconv_cuda_run + sync
  *              on device memory): what the element adds is the difference
  *
+ * then the element at 4K with temporal-radius=2 (output t leaves when
+ * input t + 2 arrives, made from inputs t - 2 .. t + 2):
+ *
+ *   4k-t2-pinned, 4k-t2-cuda   RGBA, as pinned and cuda above
+ *   4k-nv12-t2-pinned          NV12, as pinned (beside 4k-nv12-pinned,
+ *                              the same without time)
+ *
  * and the CPU `gaussianblur` (gaudieffects) on 1080p AYUV.  Then many
  * streams on one GPU: 1080p-streams-N runs N pipelines (pinned, as
  * `pinned`) at once in one process, each fed by its own thread, all in the
@@ -39,9 +46,12 @@
  * meant to (no silent passthrough, no system memory where CUDA memory was
  * asked for) and, in every stream, compares one whole output frame (the
  * middle of the warm-up) with the CPU backend's on the same input, within
- * one step.  "elem ms" is the element's own time per frame: the median,
- * over the timed frames, of the wall time from a buffer reaching its sink
- * pad to its output leaving its source pad (pad probes, same thread).
+ * one step; across time, on the same window of inputs (the first one
+ * repeated before the stream, as the element does).  NV12 is not compared.
+ * "elem ms" is the element's own time per frame: the median, over the
+ * timed frames, of the wall time from a buffer reaching its sink pad to the
+ * output it completes (its own, or across time the one T frames before)
+ * leaving its source pad (pad probes, same thread).
  * Not a test: it asserts no timing.  A table is printed last.
  *
  *   bench-element [--frames N] [--warmup N] [--case SUBSTRING]
@@ -78,6 +88,8 @@
 #define FILTER_CHAIN "cudaconvfilter name=f backend=cuda kernel=gaussian " \
     "radius=4"
 #define PINNED_MEMORY_TYPE "cudaconv.pinned.memory"
+/* the most input frames one output is made from */
+#define MAX_WINDOW (2 * CUDACONV_MAX_TEMPORAL_RADIUS + 1)
 
 typedef enum
 {
@@ -108,45 +120,63 @@ typedef struct
   gint in_cuda;
   gint out_cuda;
   guint streams;                /* pipelines at once; 0: 1 */
+  guint temporal_radius;        /* the chain's temporal-radius T */
 } Case;
 
 #define SIZE_CASES(tag, w, h) \
   {tag "-pageable-recycled", "element, pageable in, 4 buffers recycled", \
-      RUN_PIPELINE, "RGBA", w, h, SUPPLY_PAGEABLE, FILTER_CHAIN, 0, 0, 0}, \
+      RUN_PIPELINE, "RGBA", w, h, SUPPLY_PAGEABLE, FILTER_CHAIN, 0, 0, 0, 0}, \
   {tag "-pageable-fresh", "element, pageable in, new buffer a frame", \
-      RUN_PIPELINE, "RGBA", w, h, SUPPLY_FRESH, FILTER_CHAIN, 0, 0, 0}, \
+      RUN_PIPELINE, "RGBA", w, h, SUPPLY_FRESH, FILTER_CHAIN, 0, 0, 0, 0}, \
   {tag "-pinned", "element, system memory, pinned in and out", \
-      RUN_PIPELINE, "RGBA", w, h, SUPPLY_PINNED, FILTER_CHAIN, 0, 0, 0}, \
+      RUN_PIPELINE, "RGBA", w, h, SUPPLY_PINNED, FILTER_CHAIN, 0, 0, 0, 0}, \
   {tag "-cuda", "element, CUDA memory in and out", RUN_PIPELINE, "RGBA", \
-      w, h, SUPPLY_CUDA, FILTER_CHAIN, 1, 1, 0}, \
+      w, h, SUPPLY_CUDA, FILTER_CHAIN, 1, 1, 0, 0}, \
   {tag "-sys-to-cuda", "element, pinned in, CUDA memory out", \
       RUN_PIPELINE, "RGBA", w, h, SUPPLY_PINNED, \
-      FILTER_CHAIN " ! video/x-raw(memory:CUDAMemory)", 0, 1, 0}, \
+      FILTER_CHAIN " ! video/x-raw(memory:CUDAMemory)", 0, 1, 0, 0}, \
   {tag "-cuda-to-sys", "element, CUDA memory in, pinned out", \
       RUN_PIPELINE, "RGBA", w, h, SUPPLY_CUDA, \
-      FILTER_CHAIN " ! video/x-raw", 1, 0, 0}, \
+      FILTER_CHAIN " ! video/x-raw", 1, 0, 0, 0}, \
   {tag "-roundtrip", "cudaupload ! cudadownload, pageable in", \
       RUN_PIPELINE, "RGBA", w, h, SUPPLY_PAGEABLE, \
       "cudaupload ! video/x-raw(memory:CUDAMemory) ! cudadownload", \
-      -1, -1, 0}, \
+      -1, -1, 0, 0}, \
   {tag "-lib-host", "library alone, pinned host to host", RUN_LIB_HOST, \
-      "RGBA", w, h, SUPPLY_PINNED, NULL, -1, -1, 0}, \
+      "RGBA", w, h, SUPPLY_PINNED, NULL, -1, -1, 0, 0}, \
   {tag "-lib-device", "library alone, device, run + sync", RUN_LIB_DEVICE, \
-      "RGBA", w, h, SUPPLY_CUDA, NULL, -1, -1, 0}
+      "RGBA", w, h, SUPPLY_CUDA, NULL, -1, -1, 0, 0}
 
 #define STREAMS_CASE(n) \
   {"1080p-streams-" #n, "element, " #n " pipelines at once, pinned", \
-      RUN_PIPELINE, "RGBA", 1920, 1080, SUPPLY_PINNED, FILTER_CHAIN, 0, 0, n}
+      RUN_PIPELINE, "RGBA", 1920, 1080, SUPPLY_PINNED, FILTER_CHAIN, 0, 0, n, \
+      0}
+
+/* The filter across time at 4K: FILTER_CHAIN with temporal-radius t, the
+ * same memory on both sides of the filter. */
+#define TEMPORAL_CASE(name, what, format, supply, cuda, t) \
+  {name, what, RUN_PIPELINE, format, 3840, 2160, supply, \
+      FILTER_CHAIN " temporal-radius=" #t, cuda, cuda, 0, t}
 
 /* not const: --pipelines N replaces the streams cases with one of N */
 static Case cases[] = {
   SIZE_CASES ("4k", 3840, 2160),
   SIZE_CASES ("1080p", 1920, 1080),
   {"4k-nv12-pinned", "element, NV12, system memory, pinned in and out",
-      RUN_PIPELINE, "NV12", 3840, 2160, SUPPLY_PINNED, FILTER_CHAIN, 0, 0, 0},
+        RUN_PIPELINE, "NV12", 3840, 2160, SUPPLY_PINNED, FILTER_CHAIN, 0, 0, 0,
+      0},
+  TEMPORAL_CASE ("4k-t2-pinned",
+      "element, gaussian r=4 T=2, system memory, pinned in and out", "RGBA",
+      SUPPLY_PINNED, 0, 2),
+  TEMPORAL_CASE ("4k-t2-cuda",
+      "element, gaussian r=4 T=2, CUDA memory in and out", "RGBA",
+      SUPPLY_CUDA, 1, 2),
+  TEMPORAL_CASE ("4k-nv12-t2-pinned",
+      "element, NV12, gaussian r=4 T=2, pinned in and out", "NV12",
+      SUPPLY_PINNED, 0, 2),
   {"1080p-ayuv-gaussianblur", "gaussianblur (CPU, gaudieffects), AYUV",
         RUN_PIPELINE, "AYUV", 1920, 1080, SUPPLY_PAGEABLE, "gaussianblur", -1,
-      -1, 0},
+      -1, 0, 0},
   STREAMS_CASE (1),
   STREAMS_CASE (2),
   STREAMS_CASE (4),
@@ -487,19 +517,24 @@ typedef struct
   gint64 t_in;
   guint n_in, n_out;
   gint64 *element_us;           /* one per timed frame */
-  /* the frame compared with the CPU */
+  /* the frame compared with the CPU: output verify_at, made from inputs
+   * verify_at - T .. verify_at + T (its window, oldest first; those before
+   * the first input stay NULL), both counted from 1 */
   guint verify_at;
-  GstBuffer *verify_in, *verify_out;
+  GstBuffer *verify_in[MAX_WINDOW];
+  GstBuffer *verify_out;
 } Stream;
 
 static GstPadProbeReturn
 element_in (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
   Stream *s = user_data;
+  guint t = s->c->temporal_radius;
 
   s->n_in++;
-  if (s->n_in == s->verify_at)
-    s->verify_in = snapshot (GST_PAD_PROBE_INFO_BUFFER (info));
+  if (s->n_in + t >= s->verify_at && s->n_in <= s->verify_at + t)
+    s->verify_in[s->n_in + t - s->verify_at] =
+        snapshot (GST_PAD_PROBE_INFO_BUFFER (info));
   s->t_in = g_get_monotonic_time ();
   return GST_PAD_PROBE_OK;
 }
@@ -560,7 +595,9 @@ stream_start (Stream * s)
   gchar *launch;
 
   s->to_push = o->warmup + o->frames;
-  /* the middle of the warm-up: checked, but not timed */
+  /* the middle of the warm-up: checked, but not timed (with T > 0 its
+   * window's last input, snapshot too, arrives just before it leaves);
+   * below T + 1 its window starts before the stream */
   s->verify_at = MAX (o->warmup / 2, 1);
   s->element_us = g_new0 (gint64, o->frames);
   launch = g_strdup_printf ("appsrc name=src format=time block=true "
@@ -667,63 +704,104 @@ stream_push (Stream * s)
     g_signal_emit_by_name (s->src, "end-of-stream", &s->ok);
 }
 
+/* The CPU backend's output for the checked frame into expected (stride
+ * width * 4): a frame plan as the element's (gaussian radius 4, the case's
+ * T, alpha copied) on the snapshots of its window, mapped in in[] from
+ * first on; FALSE with s->error set. */
+static gboolean
+cpu_reference (Stream * s, GstVideoFrame * in, gint first, guint8 * expected)
+{
+  const Case *c = s->c;
+  gint t = c->temporal_radius, i;
+  CudaConvFrameDesc desc;
+  CudaConvPlaneDesc *plane = &desc.planes[0];
+  CudaConvFrame window[MAX_WINDOW], ref;
+  CudaConvError err = { 0, };
+  CudaConvFramePlan *plan;
+  gboolean ok;
+
+  memset (&desc, 0, sizeof (desc));
+  desc.n_planes = 1;
+  plane->width = c->width;
+  plane->height = c->height;
+  plane->channels = 4;
+  plane->type = CUDACONV_SAMPLE_U8;
+  cudaconv_filter_desc_init (&plane->filter, CUDACONV_KIND_GAUSSIAN);
+  plane->filter.radius_x = plane->filter.radius_y = 4;
+  plane->filter.radius_t = t;
+  cudaconv_channel_map_init (&plane->map);
+  plane->map.action[3] = CUDACONV_CHANNEL_COPY;
+
+  memset (window, 0, sizeof (window));
+  for (i = 0; i < 2 * t + 1; i++) {
+    /* before the first input, the element repeats it: so does the window */
+    GstVideoFrame *f = &in[MAX (i, first)];
+
+    window[i].data[0] = GST_VIDEO_FRAME_PLANE_DATA (f, 0);
+    window[i].stride[0] = GST_VIDEO_FRAME_PLANE_STRIDE (f, 0);
+    window[i].memory = CUDACONV_MEMORY_HOST;
+  }
+  memset (&ref, 0, sizeof (ref));
+  ref.data[0] = expected;
+  ref.stride[0] = (gsize) c->width * 4;
+  ref.memory = CUDACONV_MEMORY_HOST;
+
+  plan = cudaconv_frame_plan_new (&desc, &err);
+  /* T = 0 (a window of one) runs as cudaconv_cpu_run_frame */
+  ok = plan != NULL && cudaconv_cpu_run_frame_window (plan, window, 2 * t + 1,
+      &ref, 0, &err) == CUDACONV_OK;
+  if (!ok)
+    s->error = g_strdup_printf ("CPU reference: %s", err.message);
+  cudaconv_frame_plan_free (plan);
+  return ok;
+}
+
 /* Whether the checked output frame equals the CPU backend's on the same
- * input (filtered channels within one step, alpha exact); FALSE with
- * s->error set. */
+ * inputs (frame verify_at alone, or its window with T > 0; filtered
+ * channels within one step, alpha exact); FALSE with s->error set. */
 static gboolean
 stream_verify (Stream * s)
 {
   const Case *c = s->c;
-  GstVideoFrame in, out;
+  gint t = c->temporal_radius;
+  /* the window's slots before the first input (verify_at <= T) */
+  gint first = MAX (t + 1 - (gint) s->verify_at, 0);
+  GstVideoFrame in[MAX_WINDOW], out;
   GstVideoInfo info;
-  CudaConvFilterDesc desc;
-  CudaConvChannelMap map;
-  CudaConvError err = { 0, };
-  CudaConvImage src = { 0, }, ref;
-  CudaConvPlan *plan;
+  gsize stride = (gsize) c->width * 4;
   guint8 *expected;
-  gint x, y, worst = 0, wx = 0, wy = 0;
-  gboolean ok;
+  gint i, n_mapped, x, y, worst = 0, wx = 0, wy = 0;
+  gboolean ok, out_mapped = FALSE;
 
   if (s->f == NULL || strcmp (c->format, "RGBA") != 0)
     return TRUE;                /* not our filter: nothing to compare */
-  if (s->verify_in == NULL || s->verify_out == NULL) {
+  for (i = first; i <= 2 * t && s->verify_in[i] != NULL; i++);
+  if (i <= 2 * t || s->verify_out == NULL) {
     s->error = g_strdup ("the checked frame never passed the filter");
     return FALSE;
   }
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_RGBA, c->width,
       c->height);
-  if (!gst_video_frame_map (&in, &info, s->verify_in, GST_MAP_READ))
-    return (s->error = g_strdup ("cannot map the checked input")) == NULL;
-  if (!gst_video_frame_map (&out, &info, s->verify_out, GST_MAP_READ)) {
-    gst_video_frame_unmap (&in);
-    return (s->error = g_strdup ("cannot map the checked output")) == NULL;
+  for (n_mapped = first; n_mapped <= 2 * t; n_mapped++)
+    if (!gst_video_frame_map (&in[n_mapped], &info, s->verify_in[n_mapped],
+            GST_MAP_READ))
+      break;
+  ok = n_mapped > 2 * t;
+  if (!ok) {
+    s->error = g_strdup ("cannot map a checked input");
+  } else {
+    ok = out_mapped = gst_video_frame_map (&out, &info, s->verify_out,
+        GST_MAP_READ);
+    if (!ok)
+      s->error = g_strdup ("cannot map the checked output");
   }
 
-  /* as the element: gaussian radius 4, alpha copied */
-  cudaconv_filter_desc_init (&desc, CUDACONV_KIND_GAUSSIAN);
-  desc.radius_x = desc.radius_y = 4;
-  plan = cudaconv_plan_new (&desc, &err);
-  cudaconv_channel_map_init (&map);
-  map.action[3] = CUDACONV_CHANNEL_COPY;
-  src.data = GST_VIDEO_FRAME_PLANE_DATA (&in, 0);
-  src.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&in, 0);
-  src.width = c->width;
-  src.height = c->height;
-  src.channels = 4;
-  src.type = CUDACONV_SAMPLE_U8;
-  ref = src;
-  ref.stride = (gsize) c->width * 4;
-  expected = g_malloc (ref.stride * c->height);
-  ref.data = expected;
-  ok = plan != NULL &&
-      cudaconv_cpu_run (plan, &src, &ref, &map, 0, &err) == CUDACONV_OK;
-  if (!ok)
-    s->error = g_strdup_printf ("CPU reference: %s", err.message);
+  expected = g_malloc (stride * c->height);
+  ok = ok && cpu_reference (s, in, first, expected);
   for (y = 0; ok && y < c->height; y++) {
     const guint8 *o = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&out, 0) +
         (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&out, 0);
-    const guint8 *e = expected + (gsize) y * ref.stride;
+    const guint8 *e = expected + (gsize) y * stride;
 
     for (x = 0; x < c->width * 4; x++) {
       gint d = ABS ((gint) o[x] - (gint) e[x]);
@@ -744,9 +822,10 @@ stream_verify (Stream * s)
     ok = FALSE;
   }
   g_free (expected);
-  cudaconv_plan_free (plan);
-  gst_video_frame_unmap (&out);
-  gst_video_frame_unmap (&in);
+  if (out_mapped)
+    gst_video_frame_unmap (&out);
+  for (i = first; i < n_mapped; i++)
+    gst_video_frame_unmap (&in[i]);
   return ok;
 }
 
@@ -800,10 +879,13 @@ stream_finish (Stream * s)
 static void
 stream_free (Stream * s)
 {
+  guint i;
+
   if (s->pipeline != NULL)
     gst_element_set_state (s->pipeline, GST_STATE_NULL);
   free_frames (s->frames);
-  gst_clear_buffer (&s->verify_in);
+  for (i = 0; i < MAX_WINDOW; i++)
+    gst_clear_buffer (&s->verify_in[i]);
   gst_clear_buffer (&s->verify_out);
   gst_clear_object (&s->bus);
   gst_clear_object (&s->f);
