@@ -596,7 +596,7 @@ struct CcTemporal
   unsigned long long clock;
   CcBuffer sum;                 /* f32: the window's sum */
   CcBuffer filtered;            /* f32: the spatial part's output */
-  CcBuffer out;                 /* a device plane for host destinations */
+  CcBuffer out;                 /* device planes for host destinations */
 };
 
 static size_t
@@ -1022,12 +1022,12 @@ fused_tile_rows (const FramePlane * plane)
   return (plane->geometry.height + FUSED_TH - 1) / FUSED_TH;
 }
 
-/* Plane p of output t into dst: on the device directly, or through a
- * device plane downloaded into host dst. */
+/* Plane p of output t into dst: on the device directly, or through its
+ * device plane (out_offset into t->out) downloaded into host dst. */
 static CudaConvStatus
 window_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
     const CudaConvFrame * device, int t_radius, const CudaConvFrame * dst,
-    CudaConvError * err)
+    size_t out_offset, CudaConvError * err)
 {
   CcTemporal *t = cuda->temporal;
   CudaConvImage out = plane_at (plane, dst, p);
@@ -1037,13 +1037,8 @@ window_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
   CudaConvStatus s;
 
   if (dst->memory == CUDACONV_MEMORY_HOST) {
-    size_t pitch = device_pitch (&plane->geometry, plane->geometry.type);
-
-    if ((s = cc_buffer_grow (&t->out, pitch * plane->geometry.height,
-                err)) != CUDACONV_OK)
-      return s;
-    target.data = t->out.data;
-    target.stride = pitch;
+    target.data = (unsigned char *) t->out.data + out_offset;
+    target.stride = device_pitch (&plane->geometry, plane->geometry.type);
   }
   if (plane->plan->op == CUDACONV_OP_LAPLACIAN)
     s = launch_laplacian7 (cuda, plane, p, device, t_radius, &target, &o,
@@ -1100,7 +1095,7 @@ static CudaConvStatus
 window_plane_striped (CudaConvCuda * cuda, const FramePlane * plane, int p,
     const CudaConvFrame * window, const CudaConvFrame * device,
     const int *fresh, int t_radius, const CudaConvFrame * dst, int n,
-    CudaConvError * err)
+    size_t out_offset, CudaConvError * err)
 {
   CcTemporal *t = cuda->temporal;
   const int height = plane->geometry.height;
@@ -1116,10 +1111,9 @@ window_plane_striped (CudaConvCuda * cuda, const FramePlane * plane, int p,
   int next = 0;                 /* the first stripe whose kernel is not queued */
   CudaConvStatus s;
 
-  if ((s = cc_stripe_resources (cuda, err)) != CUDACONV_OK ||
-      (s = cc_buffer_grow (&t->out, pitch * height, err)) != CUDACONV_OK)
+  if ((s = cc_stripe_resources (cuda, err)) != CUDACONV_OK)
     return s;
-  target.data = t->out.data;
+  target.data = (unsigned char *) t->out.data + out_offset;
   target.stride = pitch;
   for (int k = 0; k <= n; k++)
     tile0[k] = (int) ((long) tiles * k / n);
@@ -1154,6 +1148,27 @@ window_plane_striped (CudaConvCuda * cuda, const FramePlane * plane, int p,
     }
   }
   return CUDACONV_OK;
+}
+
+/* The device planes of an output for a host destination: a region of
+ * t->out for each filtered plane, grown before anything is queued, since
+ * one plane's striped downloads may still run while the next plane is
+ * filtered. */
+static CudaConvStatus
+out_planes (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
+    size_t *offset, CudaConvError * err)
+{
+  size_t bytes = 0;
+
+  for (int p = 0; p < plan->n_planes; p++) {
+    const FramePlane *plane = &plan->planes[p];
+
+    offset[p] = bytes;
+    if (plane->job == JOB_FILTER)
+      bytes += device_pitch (&plane->geometry, plane->geometry.type) *
+          plane->geometry.height;
+  }
+  return cc_buffer_grow (&cuda->temporal->out, bytes, err);
 }
 
 /* A plane the plan only copies or fills: from the centre frame, as
@@ -1212,6 +1227,7 @@ cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
 {
   CudaConvFrame device[WINDOW_MAX];
   int fresh[WINDOW_MAX];
+  size_t out_offset[CUDACONV_MAX_PLANES] = { 0, };
   CudaConvStatus s;
   int t_radius, striped = 0;
 
@@ -1238,6 +1254,8 @@ cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
 
   s = window_on_device (cuda, plan, window, ids, n_window, device, fresh,
       err);
+  if (s == CUDACONV_OK && dst->memory == CUDACONV_MEMORY_HOST)
+    s = out_planes (cuda, plan, out_offset, err);
   for (int p = 0; p < plan->n_planes && s == CUDACONV_OK; p++) {
     const FramePlane *plane = &plan->planes[p];
     CudaConvError inner = { CUDACONV_OK, {0} };
@@ -1248,11 +1266,12 @@ cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
     else if ((n = window_stripe_count (cuda, plane, window, dst)) > 0) {
       striped = 1;
       s = window_plane_striped (cuda, plane, p, window, device, fresh,
-          t_radius, dst, n, &inner);
+          t_radius, dst, n, out_offset[p], &inner);
     } else if ((s = upload_rows (plane, p, window, device, fresh, n_window,
                 0, plane->geometry.height, cuda->stream,
                 &inner)) == CUDACONV_OK)
-      s = window_plane (cuda, plane, p, device, t_radius, dst, &inner);
+      s = window_plane (cuda, plane, p, device, t_radius, dst,
+          out_offset[p], &inner);
     if (s != CUDACONV_OK)
       cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
   }
