@@ -155,7 +155,7 @@ cc_run_striped (CudaConvCuda * cuda, const CudaConvPlan * plan,
   int src_pinned = cudaconv_cuda_host_is_pinned (src->data);
   int dst_pinned = cudaconv_cuda_host_is_pinned (dst->data);
   unsigned char *dev_in, *pinned_in, *pinned_out;
-  int next = 0;                 /* the first stripe whose kernel is not queued */
+  int next = 0;                 /* the first stripe whose kernel waits */
   CudaConvStatus s;
 
   if ((s = cc_stripe_resources (cuda, err)) != CUDACONV_OK ||

@@ -1108,7 +1108,7 @@ window_plane_striped (CudaConvCuda * cuda, const FramePlane * plane, int p,
   CcOutput o = cc_output_of (&out, &plane->map);
   size_t smem = fused_smem (cuda, plane);
   int tile0[CC_STRIPES_MAX + 1];
-  int next = 0;                 /* the first stripe whose kernel is not queued */
+  int next = 0;                 /* the first stripe whose kernel waits */
   CudaConvStatus s;
 
   if ((s = cc_stripe_resources (cuda, err)) != CUDACONV_OK)
