@@ -153,6 +153,9 @@ CudaConvStatus cc_schedule_run_batch (CudaConvCuda * cuda,
     const CudaConvImage * dst, const CudaConvChannelMap * map,
     const CcBatch * batch, cudaStream_t stream, CudaConvError * err);
 
+/* Largest power of two, at most 16, dividing both the address and the
+ * stride: what vector accesses may assume (schedule.cu). */
+int cc_alignment_of (const void *data, size_t stride);
 /* How a dst image with map stores results (schedule.cu). */
 CcOutput cc_output_of (const CudaConvImage * dst,
     const CudaConvChannelMap * map);

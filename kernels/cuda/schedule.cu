@@ -47,10 +47,8 @@ round_up (int v, int m)
   return (v + m - 1) / m * m;
 }
 
-/* Largest power of two, at most 16, dividing both the address and the
- * stride: what vector accesses may assume. */
-static int
-alignment_of (const void *data, size_t stride)
+int
+cc_alignment_of (const void *data, size_t stride)
 {
   uintptr_t bits = (uintptr_t) data | (uintptr_t) stride;
   int align = 16;
@@ -83,8 +81,8 @@ plane_of (const CudaConvImage * src, const CudaConvImage * dst)
   pl.dst_stride = (long long) dst->stride;
   pl.width = src->width;
   pl.height = src->height;
-  pl.src_align = alignment_of (src->data, src->stride);
-  pl.dst_align = alignment_of (dst->data, dst->stride);
+  pl.src_align = cc_alignment_of (src->data, src->stride);
+  pl.dst_align = cc_alignment_of (dst->data, dst->stride);
   return pl;
 }
 

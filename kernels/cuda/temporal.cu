@@ -36,6 +36,7 @@
 #include "sample.cuh"
 #include "../border.h"
 
+#include <algorithm>
 #include <stdint.h>
 #include <string.h>
 
@@ -809,21 +810,29 @@ window_sources (const CudaConvPlan * plan, const CudaConvFrame * device,
   return 2 * rt + 1;
 }
 
+/* The largest power of two, at most 16, dividing the addresses and strides
+ * of plane p of the first n frames of the window. */
+static int
+window_align (const CudaConvFrame * device, int n, int p)
+{
+  int align = 16;
+
+  for (int i = 0; i < n; i++)
+    align = std::min (align, cc_alignment_of (device[i].data[p],
+            device[i].stride[p]));
+  return align;
+}
+
 /* Whether every row of plane p of the window's frames starts on a whole
  * pixel, so load_pixel may read a pixel of 2 or 4 bytes as one word. */
 static int
 pixels_aligned (const FramePlane * plane, const CudaConvFrame * device,
     int n, int p)
 {
-  size_t size = plane->geometry.channels *
+  int size = plane->geometry.channels *
       cudaconv_sample_size (plane->geometry.type);
 
-  if (size != 2 && size != 4)
-    return 0;
-  for (int i = 0; i < n; i++)
-    if (((uintptr_t) device[i].data[p] | device[i].stride[p]) % size != 0)
-      return 0;
-  return 1;
+  return (size == 2 || size == 4) && window_align (device, n, p) >= size;
 }
 
 static CudaConvStatus
@@ -874,21 +883,6 @@ fused_smem (const CudaConvCuda * cuda, const FramePlane * plane)
       || (plane->geometry.height + FUSED_TH - 1) / FUSED_TH > 65535)
     return 0;
   return smem <= cuda->smem_optin ? smem : 0;
-}
-
-/* The largest power of two, at most 16, dividing the addresses and strides
- * of plane p of the window's frames. */
-static int
-window_align (const CudaConvFrame * device, int n, int p)
-{
-  uintptr_t bits = 0;
-  int align = 16;
-
-  for (int i = 0; i < n; i++)
-    bits |= (uintptr_t) device[i].data[p] | (uintptr_t) device[i].stride[p];
-  while (align > 1 && (bits & (uintptr_t) (align - 1)) != 0)
-    align >>= 1;
-  return align;
 }
 
 static int
@@ -1011,12 +1005,6 @@ run_three_pass (CudaConvCuda * cuda, const FramePlane * plane, int p,
 }
 
 static int
-imin (int a, int b)
-{
-  return a < b ? a : b;
-}
-
-static int
 fused_tile_rows (const FramePlane * plane)
 {
   return (plane->geometry.height + FUSED_TH - 1) / FUSED_TH;
@@ -1120,17 +1108,17 @@ window_plane_striped (CudaConvCuda * cuda, const FramePlane * plane, int p,
 
   for (int k = 0; k < n; k++) {
     int y0 = tile0[k] * FUSED_TH;
-    int y1 = imin (tile0[k + 1] * FUSED_TH, height);
+    int y1 = std::min (tile0[k + 1] * FUSED_TH, height);
 
     if ((s = upload_rows (plane, p, window, device, fresh, 2 * t_radius + 1,
                 y0, y1, cuda->up_stream, err)) != CUDACONV_OK)
       return s;
     CC_TRY (cudaEventRecord (cuda->uploaded[k], cuda->up_stream));
     /* every stripe whose rows and reach are now all on their way */
-    while (next < n && (imin (tile0[next + 1] * FUSED_TH + reach, height) <=
-            y1 || k == n - 1)) {
+    while (next < n && (std::min (tile0[next + 1] * FUSED_TH + reach,
+                height) <= y1 || k == n - 1)) {
       int a = tile0[next] * FUSED_TH;
-      int b = imin (tile0[next + 1] * FUSED_TH, height);
+      int b = std::min (tile0[next + 1] * FUSED_TH, height);
 
       CC_TRY (cudaStreamWaitEvent (cuda->stream, cuda->uploaded[k], 0));
       if ((s = launch_fused (plane, p, device, t_radius, &target, &o,
