@@ -41,9 +41,11 @@ template <typename T, int C, int R> struct TileGeom
 {
   static constexpr int THREADS = 256;
   static constexpr int RADIUS = R;
-  /* output rows per tile: fewer for the largest radii, whose halo rows
-   * would otherwise fill shared memory */
-  static constexpr int TH = R <= 16 ? 32 : 16;
+  /* output rows per tile: fewer past radius 8, whose halo rows would
+   * otherwise fill shared memory; at 16 rows a radius-16 tile of 8-bit
+   * RGBA takes 48 KB, so four blocks share an SM instead of two (the
+   * vertical pass' work per output does not depend on TH) */
+  static constexpr int TH = R <= 8 ? 32 : 16;
   static constexpr int VR = 8;          /* rows per vertical item */
   static constexpr int ROWS = TH + 2 * R;       /* input rows */
   static constexpr int CS = 16 / (int) sizeof (T);      /* per 16 bytes */
