@@ -257,13 +257,25 @@ region_plane_build (const CudaConvRegionJob * job, int p, size_t align,
     }
   }
   rp->n_views = n_views;
-  for (int i = 0; i < n; i++)
-    rp->rects[i].view = outside ? 0 : view_of[i];
   for (int i = 0; i < n_views; i++) {
     RegionView *v = &rp->views[i];
+    v->need_x0 = v->x1 - v->x0;
+    v->need_y0 = v->y1 - v->y0;
+    v->need_x1 = v->need_y1 = 0;
     v->stride = ((v->x1 - v->x0) * row_bytes + align - 1) / align * align;
     v->offset = rp->scratch_bytes;
     rp->scratch_bytes += v->stride * (v->y1 - v->y0);
+  }
+  for (int i = 0; i < n; i++) {
+    RegionRect *r = &rp->rects[i];
+    RegionView *v;
+
+    r->view = outside ? 0 : view_of[i];
+    v = &rp->views[r->view];
+    v->need_x0 = r->x0 - v->x0 < v->need_x0 ? r->x0 - v->x0 : v->need_x0;
+    v->need_y0 = r->y0 - v->y0 < v->need_y0 ? r->y0 - v->y0 : v->need_y0;
+    v->need_x1 = r->x1 - v->x0 > v->need_x1 ? r->x1 - v->x0 : v->need_x1;
+    v->need_y1 = r->y1 - v->y0 > v->need_y1 ? r->y1 - v->y0 : v->need_y1;
   }
   free (view_of);
   return CUDACONV_OK;

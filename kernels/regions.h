@@ -95,11 +95,14 @@ typedef struct
 
 /* A rectangle of the plane filtered by one plan into the scratch memory
  * (offset and stride in bytes); in outside mode the one view is the whole
- * plane. */
+ * plane.  need_*: the columns [need_x0, need_x1) and rows [need_y0,
+ * need_y1) of the view (in view coordinates) that its rectangles read
+ * back; the ring around them is only the filter's halo. */
 typedef struct
 {
   int x0, y0, x1, y1;
   int plan;
+  int need_x0, need_y0, need_x1, need_y1;
   size_t offset;
   size_t stride;
 } RegionView;

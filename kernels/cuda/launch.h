@@ -31,7 +31,11 @@
 /* One plane pair as the kernels see it: src and dst have the same size,
  * channels and type; *_align is the largest power of two (at most 16) that
  * divides both the plane's address and its stride, so kernels know when
- * vector accesses are allowed. */
+ * vector accesses are allowed.  Outputs left of column ox or above row oy
+ * are not needed: the tiled separable kernel starts its tiles there (a
+ * region's view, whose outer ring is only its halo), every other kernel
+ * makes them anyway.  ox keeps a tile's first byte on a 16-byte boundary:
+ * ox times the pixel size is a multiple of 16. */
 typedef struct
 {
   const unsigned char *src;
@@ -42,6 +46,8 @@ typedef struct
   int height;
   int src_align;
   int dst_align;
+  int ox;
+  int oy;
 } CcPlane;
 
 /* How results become output samples: rounding range and channel map. */
@@ -155,11 +161,11 @@ typedef struct
   CcOutput out;
 } CcCopyParams;
 
-/* Geometry the tiled kernels (fused and tiled separable, masks, stencils)
- * export so the planner can size grids and shared memory without knowing
- * their insides. */
 /* Several images filtered by one launch (the views of regions): their
- * planes in device memory, and the largest size, which sets the grid. */
+ * planes in device memory, and the largest size, which sets the grid.
+ * For the tiled separable kernel the size counts from each plane's
+ * (ox, oy); for pixelate, whose planes have ox = oy = 0, it is the whole
+ * plane's. */
 typedef struct
 {
   const CcPlane *planes;
@@ -179,6 +185,9 @@ typedef struct
   const CcPlane *views;         /* non-NULL: image blockIdx.y of a batch */
 } CcPixelateParams;
 
+/* Geometry the tiled kernels (fused and tiled separable, masks, stencils)
+ * export so the planner can size grids and shared memory without knowing
+ * their insides. */
 typedef struct
 {
   int tile_w;                   /* output pixels per block along x */

@@ -211,15 +211,15 @@ raw_group (const unsigned char *p, int shift)
   return r;
 }
 
-/* The raw input of the block's tile (blockIdx.x, blockIdx.y), complete and
- * visible to the whole block when this returns; *x0, *y0: its first output
- * pixel. */
+/* The raw input of the block's tile (blockIdx.x, blockIdx.y), counted from
+ * the plane's first needed output (ox, oy), complete and visible to the
+ * whole block when this returns; *x0, *y0: its first output pixel. */
 template <typename T, int C, class G> __device__ __forceinline__ void
 tile_input (unsigned char *raw, const CcPlane & pl, int border, int *x0,
     int *y0)
 {
-  *x0 = blockIdx.x * G::TW;
-  *y0 = blockIdx.y * G::TH;
+  *x0 = pl.ox + (int) blockIdx.x * G::TW;
+  *y0 = pl.oy + (int) blockIdx.y * G::TH;
   tile_fill<T, C, G> (raw, pl, border, *x0 * C - G::HALO, *y0 - G::RADIUS);
   copy16_wait ();
   __syncthreads ();

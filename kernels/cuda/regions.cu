@@ -252,8 +252,37 @@ order_views (PlaneWork * w, int n_plans, CudaConvError * err)
 
 /* Writes a plane's table to host memory; f samples of inside mode are in
  * the views (outside mode reads them where it writes). */
+/* Which part of view v the batched filter makes: from (*ox, *oy) (CcPlane)
+ * to (*x1, *y1), exclusive.  The tiled kernel skips the outer ring that
+ * only its halo needs: it starts at the first pixel a rectangle reads back,
+ * rounded down so that tiles stay on 16-byte boundaries, and the grid ends
+ * past the last one.  Pixelate makes the whole view: its grid starts at
+ * each region's corner. */
+static void
+view_needed (const CudaConvRegionJob * job, int p, const RegionView * v,
+    const CudaConvImage * in, int *ox, int *oy, int *x1, int *y1)
+{
+  int pixel = (int) cudaconv_sample_size (in->type) * in->channels;
+  int unit = 16;
+
+  /* the fewest pixels that make a multiple of 16 bytes */
+  while (unit > 1 && unit / 2 * pixel % 16 == 0)
+    unit /= 2;
+  if (job->plans[v->plan]->planes[p].plan->op == CUDACONV_OP_PIXELATE) {
+    *ox = *oy = 0;
+    *x1 = v->x1 - v->x0;
+    *y1 = v->y1 - v->y0;
+    return;
+  }
+  *ox = v->need_x0 / unit * unit;
+  *oy = v->need_y0;
+  *x1 = v->need_x1;
+  *y1 = v->need_y1;
+}
+
 static CudaConvStatus
-table_fill (PlaneWork * w, unsigned char *host, const CudaConvImage * in,
+table_fill (const CudaConvRegionJob * job, int p, PlaneWork * w,
+    unsigned char *host, const CudaConvImage * in,
     const unsigned char *scratch, CudaConvError * err)
 {
   const RegionPlane *rp = &w->rp;
@@ -269,7 +298,10 @@ table_fill (PlaneWork * w, unsigned char *host, const CudaConvImage * in,
 
     vout.data = (void *) (scratch + v->offset);
     vout.stride = v->stride;
+    int x1, y1;
+
     planes[i] = cc_schedule_plane (&vin, &vout);
+    view_needed (job, p, v, in, &planes[i].ox, &planes[i].oy, &x1, &y1);
   }
 
   for (int i = 0; i < rp->n_rects; i++) {
@@ -431,14 +463,18 @@ filter_views (CudaConvCuda * cuda, const CudaConvRegionJob * job, int p,
     for (j = i; j < rp->n_views && rp->views[w->order[j]].plan ==
         first->plan; j++) {
       const RegionView *v = &rp->views[w->order[j]];
-      batch.max_width = v->x1 - v->x0 > batch.max_width ? v->x1 - v->x0 :
+      int ox, oy, x1, y1;
+
+      view_needed (job, p, v, in, &ox, &oy, &x1, &y1);
+      batch.max_width = x1 - ox > batch.max_width ? x1 - ox :
           batch.max_width;
-      batch.max_height = v->y1 - v->y0 > batch.max_height ? v->y1 - v->y0 :
+      batch.max_height = y1 - oy > batch.max_height ? y1 - oy :
           batch.max_height;
     }
     batch.planes = planes + i;
     batch.n = j - i;
-    if (plane->job == JOB_FILTER && batch.n > 1 &&
+    /* one view goes through the batch too: it starts at (ox, oy) */
+    if (plane->job == JOB_FILTER &&
         cc_schedule_batchable (plane->plan, in->type, in->channels)) {
       CudaConvError inner = { CUDACONV_OK, "" };
       s = cc_schedule_run_batch (cuda, plane->plan, &vin, &vout,
@@ -680,7 +716,7 @@ cudaconv_cuda_run_regions (CudaConvCuda * cuda,
       in.data = cuda->region_plane.data;
       in.stride = staged_pitch (&in);
     }
-    if ((s = table_fill (&work[p], (unsigned char *)
+    if ((s = table_fill (job, p, &work[p], (unsigned char *)
                 cuda->region_table_host.data + work[p].table_offset, &in,
                 (const unsigned char *) cuda->region_scratch.data,
                 err)) != CUDACONV_OK)

@@ -83,6 +83,8 @@ plane_of (const CudaConvImage * src, const CudaConvImage * dst)
   pl.height = src->height;
   pl.src_align = cc_alignment_of (src->data, src->stride);
   pl.dst_align = cc_alignment_of (dst->data, dst->stride);
+  pl.ox = 0;
+  pl.oy = 0;
   return pl;
 }
 

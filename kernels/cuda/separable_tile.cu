@@ -200,8 +200,8 @@ separable_tile_batch (const __grid_constant__ CcSepParams p,
   const CcPlane pl = planes[blockIdx.z];
   int x0, y0;
 
-  if ((int) blockIdx.x * G::TW >= pl.width ||
-      (int) blockIdx.y * G::TH >= pl.height)
+  if (pl.ox + (int) blockIdx.x * G::TW >= pl.width ||
+      pl.oy + (int) blockIdx.y * G::TH >= pl.height)
     return;
   tile_input<T, C, G> (smem, pl, p.w.border, &x0, &y0);
   separable_compute<T, C, R, SKIP> (smem, h, p, pl, x0, y0);
