@@ -93,13 +93,19 @@ typedef struct
 namespace cc
 {
 
+/* A block covers a tile of 32 x 32 pixels of one rectangle; each thread
+ * makes one pixel in every eighth row of its column, so one block's search
+ * and rectangle load serve four pixels a thread, and a frame's tiles fit
+ * in about one wave. */
 constexpr int REGION_TILE_W = 32;
-constexpr int REGION_TILE_H = 8;
+constexpr int REGION_TILE_H = 32;
+constexpr int REGION_THREADS = 256;
+constexpr int REGION_ROW_STEP = REGION_THREADS / REGION_TILE_W;
 
-/* The rectangle and pixel of this thread's tile, or -1 when the pixel
- * lies past the rectangle's right or bottom edge. */
+/* The rectangle of this block's tile, and the first pixel of this
+ * thread's column in it. */
 __device__ __forceinline__ int
-region_pixel (const CcRegionTable & t, int *x, int *y)
+region_tile (const CcRegionTable & t, int *x, int *y)
 {
   const unsigned tile = blockIdx.x;
   int lo = 0, hi = t.n_rects - 1;
@@ -118,53 +124,79 @@ region_pixel (const CcRegionTable & t, int *x, int *y)
       (threadIdx.x % REGION_TILE_W);
   *y = r.y0 + (int) (local / r.tiles_x) * REGION_TILE_H +
       (threadIdx.x / REGION_TILE_W);
-  return *x < r.x1 && *y < r.y1 ? lo : -1;
+  return lo;
 }
 
-__global__ void __launch_bounds__ (REGION_TILE_W * REGION_TILE_H)
+__global__ void __launch_bounds__ (REGION_THREADS)
 region_mark (const __grid_constant__ CcMarkParams p)
 {
-  int x, y;
-  const int k = region_pixel (p.table, &x, &y);
-  if (k < 0)
+  int x, y0;
+  const CcRegionRect & r = p.table.rects[region_tile (p.table, &x, &y0)];
+  if (x >= r.x1)
     return;
-  const CcRegionRect & r = p.table.rects[k];
-  const unsigned long long key = region_key (p.epoch,
-      region_q (x, y, r.x0, r.y0, r.x1, r.y1, p.fx, p.fy), r.index);
-  atomicMax (p.keys + (long long) y * p.key_width + x, key);
+#pragma unroll
+  for (int i = 0; i < REGION_TILE_H / REGION_ROW_STEP; i++) {
+    const int y = y0 + i * REGION_ROW_STEP;
+    if (y >= r.y1)
+      break;
+    const unsigned long long key = region_key (p.epoch,
+        region_q (x, y, r.x0, r.y0, r.x1, r.y1, p.fx, p.fy), r.index);
+    atomicMax (p.keys + (long long) y * p.key_width + x, key);
+  }
 }
 
 template <typename T, int C>
-__global__ void __launch_bounds__ (REGION_TILE_W * REGION_TILE_H)
+__global__ void __launch_bounds__ (REGION_THREADS)
 region_blend_pixels (const __grid_constant__ CcBlendParams p)
 {
-  int x, y;
-  const int k = region_pixel (p.table, &x, &y);
-  if (k < 0)
+  constexpr int N = REGION_TILE_H / REGION_ROW_STEP;
+  int x, y0;
+  const CcRegionRect & r = p.table.rects[region_tile (p.table, &x, &y0)];
+  unsigned q[N];
+  T in[N][C], f[N][C];
+
+  if (x >= r.x1)
     return;
-  const CcRegionRect & r = p.table.rects[k];
-  unsigned q = p.keys == nullptr ? region_q (x, y, r.x0, r.y0, r.x1, r.y1,
-      p.fx, p.fy) : region_owned_q (p.keys[(long long) y * p.key_width + x],
-      p.epoch, r.index);
-  /* another region owns the pixel and writes it */
-  if (q == 0)
-    return;
-  q = p.outside ? REGION_Q_ONE - q : q;
-  const T *in = reinterpret_cast<const T *> (p.src + y * p.src_stride) +
-      x * C;
-  T *out = reinterpret_cast<T *> (p.dst + y * p.dst_stride) + x * C;
-  /* outside mode blends the filtered plane in place: f is out */
-  const T *f = p.outside ? out : reinterpret_cast<const T *> (p.fbase +
-      r.foffset + (y - r.fy0) * r.fstride) + (x - r.fx0) * C;
-  T value[C];
+  /* every load of the column first: the pixels are distinct, so a store
+   * (in place, dst is src) cannot change a later pixel's input, and the
+   * loads overlap instead of waiting for each other's stores */
 #pragma unroll
-  for (int c = 0; c < C; c++)
-    value[c] = sample_encode<T> (region_blend (sample_value<T> (in[c],
-                p.shift), sample_value<T> (f[c], p.shift), q), p.max_f,
-        p.shift);
+  for (int i = 0; i < N; i++) {
+    const int y = y0 + i * REGION_ROW_STEP;
+    q[i] = 0;
+    if (y >= r.y1)
+      continue;
+    q[i] = p.keys == nullptr ? region_q (x, y, r.x0, r.y0, r.x1, r.y1,
+        p.fx, p.fy) : region_owned_q (p.keys[(long long) y * p.key_width +
+            x], p.epoch, r.index);
+    /* q == 0: another region owns the pixel and writes it */
+    if (q[i] == 0)
+      continue;
+    const T *src = reinterpret_cast<const T *> (p.src + y * p.src_stride) +
+        x * C;
+    /* outside mode blends the filtered plane in place: f is dst */
+    const T *fp = p.outside ? reinterpret_cast<const T *> (p.dst +
+        y * p.dst_stride) + x * C : reinterpret_cast<const T *> (p.fbase +
+        r.foffset + (y - r.fy0) * r.fstride) + (x - r.fx0) * C;
 #pragma unroll
-  for (int c = 0; c < C; c++)
-    out[c] = value[c];
+    for (int c = 0; c < C; c++) {
+      in[i][c] = src[c];
+      f[i][c] = fp[c];
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < N; i++) {
+    if (q[i] == 0)
+      continue;
+    const unsigned w = p.outside ? REGION_Q_ONE - q[i] : q[i];
+    T *out = reinterpret_cast<T *> (p.dst + (y0 + i * REGION_ROW_STEP) *
+        p.dst_stride) + x * C;
+#pragma unroll
+    for (int c = 0; c < C; c++)
+      out[c] = sample_encode<T> (region_blend (sample_value<T> (in[i][c],
+                  p.shift), sample_value<T> (f[i][c], p.shift), w),
+          p.max_f, p.shift);
+  }
 }
 
 struct BlendLaunch
@@ -174,8 +206,8 @@ struct BlendLaunch
 
   template <typename T, int C> cudaError_t run () const
   {
-    region_blend_pixels<T, C> <<<p->table.n_tiles,
-        REGION_TILE_W * REGION_TILE_H, 0, stream>>> (*p);
+    region_blend_pixels<T, C> <<<p->table.n_tiles, REGION_THREADS, 0,
+        stream>>> (*p);
     return cudaGetLastError ();
   }
 };
@@ -405,8 +437,7 @@ launch_mark (CudaConvCuda * cuda, const PlaneWork * w, int key_width,
   p.fx = w->rp.fx;
   p.fy = w->rp.fy;
   p.epoch = cuda->region_epoch;
-  cc::region_mark <<<w->n_tiles, cc::REGION_TILE_W * cc::REGION_TILE_H, 0,
-      stream>>> (p);
+  cc::region_mark <<<w->n_tiles, cc::REGION_THREADS, 0, stream>>> (p);
   CC_TRY (cudaGetLastError ());
   return CUDACONV_OK;
 }
