@@ -53,11 +53,13 @@ conv_fixed (float (&acc)[N][V], const Load & load, const float *w)
   conv_skip<NT, N, V, -1> (acc, load, w);
 }
 
-/* Tap count known at run time: w holds ntp taps, a multiple of N, zero
- * past the real ones.  The window advances N elements per step through a
- * register window of 2N - 1 elements; loads past the last element any
- * output needs (last) are clamped to it, so they stay inside the data and
- * only meet zero taps.  Component SKIP is left out as in conv_skip. */
+/* Tap count known at run time: w holds ntp taps.  The window advances N
+ * elements per step through a register window of 2N - 1 elements; loads
+ * past the last element any output needs (last) are clamped to it, so
+ * they stay inside the data and only meet zero taps.  When ntp is not a
+ * multiple of N, a last, shorter step makes the remaining taps (uniform
+ * branches), so no FMA is spent on padding.  Component SKIP is left out as
+ * in conv_skip. */
 template <int N, int V, int SKIP = -1, class Load>
 __device__ __forceinline__ void
 conv_runtime (float (&acc)[N][V], const Load & load, const float *w,
@@ -67,8 +69,9 @@ conv_runtime (float (&acc)[N][V], const Load & load, const float *w,
 #pragma unroll
   for (int i = 0; i < N - 1; i++)
     win[i] = load (min (i, last));
+  const int whole = ntp - ntp % N;
 #pragma unroll 1
-  for (int t0 = 0; t0 < ntp; t0 += N) {
+  for (int t0 = 0; t0 < whole; t0 += N) {
 #pragma unroll
     for (int i = N - 1; i < 2 * N - 1; i++)
       win[i] = load (min (t0 + i, last));
@@ -85,6 +88,22 @@ conv_runtime (float (&acc)[N][V], const Load & load, const float *w,
 #pragma unroll
     for (int i = 0; i < N - 1; i++)
       win[i] = win[i + N];
+  }
+  if (whole == ntp)
+    return;
+  /* the last ntp - whole < N taps */
+#pragma unroll
+  for (int u = 0; u < N - 1; u++) {
+    if (whole + u >= ntp)
+      break;
+    win[N - 1 + u] = load (min (whole + N - 1 + u, last));
+    const float wt = w[whole + u];
+#pragma unroll
+    for (int j = 0; j < N; j++)
+#pragma unroll
+      for (int c = 0; c < V; c++)
+        if (c != SKIP)
+          acc[j][c] = fmaf (wt, win[j + u].v[c], acc[j][c]);
   }
 }
 

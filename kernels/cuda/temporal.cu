@@ -107,7 +107,7 @@ typedef struct
   int shift;
   int rx, ry;
   int halo;                     /* rx rounded up to even */
-  int ntx, nty;                 /* taps, padded to whole windows */
+  int ntx, nty;                 /* taps (conv_runtime needs no padding) */
   int tile_row0;                /* the launch's first tile row (stripes) */
   float inv_runs;               /* 1 / the horizontal items of a tile row */
   float taps_x[FUSED_TAPS];
@@ -889,11 +889,10 @@ static int
 fused_taps (float *taps, const double *plan_taps, int radius, int unit)
 {
   int n = 2 * radius + 1;
-  int padded = (n + FUSED_RUN - 1) / FUSED_RUN * FUSED_RUN;
 
   for (int j = 0; j < FUSED_TAPS; j++)
     taps[j] = j >= n ? 0.f : unit ? 1.f : (float) plan_taps[j];
-  return padded;
+  return n;
 }
 
 /* The fused kernel over tile rows tile_row0 .. + tile_rows - 1 of plane p
