@@ -296,10 +296,29 @@ run_values (const Run<T, C, N> & run, int shift, float (&v)[N][C])
     v[s / C][s % C] = sample_value<T> (run.u.s[s], shift);
 }
 
+/* Frame k's weighted pair (x, x + 1) of row gy added to acc. */
+template <typename T, int C, int SKIP> __device__ __forceinline__ void
+window_pair_add (const Run<T, C, 2> & raw, float w, int shift,
+    float (&acc)[2][C])
+{
+  float v[2][C];
+
+  run_values (raw, shift, v);
+#pragma unroll
+  for (int j = 0; j < 2; j++)
+#pragma unroll
+    for (int c = 0; c < C; c++)
+      if (c != SKIP)
+        acc[j][c] = fmaf (w, v[j][c], acc[j][c]);
+}
+
 /* Pixels x and x + 1 (both inside) of row gy of the window's weighted
  * sum, channel SKIP (if >= 0) left out.  ALIGN: what the rows' alignment
- * lets a pair's load assume; UNSHIFTED: the samples are their values. */
-template <typename T, int C, int SKIP, int ALIGN, bool UNSHIFTED>
+ * lets a pair's load assume; UNSHIFTED: the samples are their values.
+ * NF > 0: the window has NF frames, so every frame's address and weight is
+ * a fixed parameter and no count is tested (half the instructions of the
+ * run-time loop, NF = 0). */
+template <typename T, int C, int SKIP, int ALIGN, bool UNSHIFTED, int NF>
 __device__ __forceinline__ void
 window_pair_inside (const WindowFusedParams & p, int x, int gy,
     float (&acc)[2][C])
@@ -307,27 +326,29 @@ window_pair_inside (const WindowFusedParams & p, int x, int gy,
   const long long col = (long long) x * C * (long long) sizeof (T);
   const int shift = UNSHIFTED ? 0 : p.shift;
 
-  for (int k0 = 0; k0 < p.n; k0 += WINDOW_BATCH) {
-    Run<T, C, 2> raw[WINDOW_BATCH];
+  if constexpr (NF > 0) {
+    Run<T, C, 2> raw[NF];
 #pragma unroll
-    for (int i = 0; i < WINDOW_BATCH; i++)
-      if (k0 + i < p.n)
-        run_load<T, C, 2> (raw[i], p.src[k0 + i] + gy * p.src_stride[k0 + i]
-            + col, 0, 2, ALIGN);
+    for (int k = 0; k < NF; k++)
+      run_load<T, C, 2> (raw[k], p.src[k] + gy * p.src_stride[k] + col, 0,
+          2, ALIGN);
 #pragma unroll
-    for (int i = 0; i < WINDOW_BATCH; i++)
-      if (k0 + i < p.n) {
-        const float w = p.weight[k0 + i];
-        float v[2][C];
-
-        run_values (raw[i], shift, v);
+    for (int k = 0; k < NF; k++)
+      window_pair_add<T, C, SKIP> (raw[k], p.weight[k], shift, acc);
+  } else {
+    for (int k0 = 0; k0 < p.n; k0 += WINDOW_BATCH) {
+      Run<T, C, 2> raw[WINDOW_BATCH];
 #pragma unroll
-        for (int j = 0; j < 2; j++)
+      for (int i = 0; i < WINDOW_BATCH; i++)
+        if (k0 + i < p.n)
+          run_load<T, C, 2> (raw[i], p.src[k0 + i] + gy *
+              p.src_stride[k0 + i] + col, 0, 2, ALIGN);
 #pragma unroll
-          for (int c = 0; c < C; c++)
-            if (c != SKIP)
-              acc[j][c] = fmaf (w, v[j][c], acc[j][c]);
-      }
+      for (int i = 0; i < WINDOW_BATCH; i++)
+        if (k0 + i < p.n)
+          window_pair_add<T, C, SKIP> (raw[i], p.weight[k0 + i], shift,
+              acc);
+    }
   }
 }
 
@@ -349,14 +370,20 @@ window_pair (const WindowFusedParams & p, int x, int y, float (&acc)[2][C])
      * conversions */
     const bool aligned = p.src_align >= Run<T, C, 2>::CHUNK;
 
-    if (aligned && p.shift == 0)
-      window_pair_inside<T, C, SKIP, 16, true> (p, x, gy, acc);
+    /* the common windows (T = 1 and 2, aligned, unshifted) with their
+     * frame count fixed */
+    if (aligned && p.shift == 0 && p.n == 5)
+      window_pair_inside<T, C, SKIP, 16, true, 5> (p, x, gy, acc);
+    else if (aligned && p.shift == 0 && p.n == 3)
+      window_pair_inside<T, C, SKIP, 16, true, 3> (p, x, gy, acc);
+    else if (aligned && p.shift == 0)
+      window_pair_inside<T, C, SKIP, 16, true, 0> (p, x, gy, acc);
     else if (aligned)
-      window_pair_inside<T, C, SKIP, 16, false> (p, x, gy, acc);
+      window_pair_inside<T, C, SKIP, 16, false, 0> (p, x, gy, acc);
     else if (p.shift == 0)
-      window_pair_inside<T, C, SKIP, 1, true> (p, x, gy, acc);
+      window_pair_inside<T, C, SKIP, 1, true, 0> (p, x, gy, acc);
     else
-      window_pair_inside<T, C, SKIP, 1, false> (p, x, gy, acc);
+      window_pair_inside<T, C, SKIP, 1, false, 0> (p, x, gy, acc);
     return;
   }
 #pragma unroll
