@@ -100,6 +100,7 @@ typedef struct
   long long src_stride[WINDOW_MAX];
   float weight[WINDOW_MAX];
   int n;
+  float scaled_bias;            /* -(2^23 sum of weight) / 256 */
   int src_align;                /* of every window frame's rows */
   CcPlane pl;                   /* src: frame t (COPY channels, UNSHARP's
                                  * in); dst: the output */
@@ -296,14 +297,45 @@ run_values (const Run<T, C, N> & run, int shift, float (&v)[N][C])
     v[s / C][s % C] = sample_value<T> (run.u.s[s], shift);
 }
 
-/* Frame k's weighted pair (x, x + 1) of row gy added to acc. */
-template <typename T, int C, int SKIP> __device__ __forceinline__ void
+/* 8-bit samples b of a pair as the floats 2^23 + 256 b, one byte permute
+ * each (the sample in the mantissa's second byte): a weighted sum of these
+ * less 2^23 times the weights' sum, divided by 256, is the weighted sum of
+ * the samples, with the magic's subtraction paid once, not per frame.  At
+ * most 5 frames whose weights sum to at most 5 (a box's) keep the sum below
+ * 2^26, so each FMA rounds it by at most 4 / 256 of a sample (0.5 / 256
+ * for weights summing to 1), far inside the 1-LSB budget. */
+template <int C> __device__ __forceinline__ void
+pair_values_scaled (const Run<uint8_t, C, 2> & run, float (&v)[2][C])
+{
+  const unsigned *w = reinterpret_cast<const unsigned *> (run.u.b);
+#pragma unroll
+  for (int s = 0; s < 2 * C; s++)
+    v[s / C][s % C] = __uint_as_float (__byte_perm (w[s / 4], CC_MAGIC_BITS,
+            0x7404u | (s % 4) << 4));
+}
+
+/* Whether window_pair_inside sums 2^23 + 256 b (pair_values_scaled). */
+template <typename T, int C, bool UNSHIFTED, int NF>
+__host__ __device__ constexpr bool
+window_sum_scaled ()
+{
+  return std::is_same_v<T, uint8_t> && UNSHIFTED && NF > 0 && NF <= 5 &&
+      Run<T, C, 2>::BYTES % 4 == 0;
+}
+
+/* Frame k's weighted pair (x, x + 1) of row gy added to acc; SCALED: as
+ * 2^23 + 256 b (pair_values_scaled). */
+template <typename T, int C, int SKIP, bool SCALED = false>
+__device__ __forceinline__ void
 window_pair_add (const Run<T, C, 2> & raw, float w, int shift,
     float (&acc)[2][C])
 {
   float v[2][C];
 
-  run_values (raw, shift, v);
+  if constexpr (SCALED)
+    pair_values_scaled<C> (raw, v);
+  else
+    run_values (raw, shift, v);
 #pragma unroll
   for (int j = 0; j < 2; j++)
 #pragma unroll
@@ -327,6 +359,7 @@ window_pair_inside (const WindowFusedParams & p, int x, int gy,
   const int shift = UNSHIFTED ? 0 : p.shift;
 
   if constexpr (NF > 0) {
+    constexpr bool SCALED = window_sum_scaled<T, C, UNSHIFTED, NF> ();
     Run<T, C, 2> raw[NF];
 #pragma unroll
     for (int k = 0; k < NF; k++)
@@ -334,7 +367,15 @@ window_pair_inside (const WindowFusedParams & p, int x, int gy,
           2, ALIGN);
 #pragma unroll
     for (int k = 0; k < NF; k++)
-      window_pair_add<T, C, SKIP> (raw[k], p.weight[k], shift, acc);
+      window_pair_add<T, C, SKIP, SCALED> (raw[k], p.weight[k], shift, acc);
+    if constexpr (SCALED) {
+#pragma unroll
+      for (int j = 0; j < 2; j++)
+#pragma unroll
+        for (int c = 0; c < C; c++)
+          if (c != SKIP)
+            acc[j][c] = fmaf (acc[j][c], 1.f / 256.f, p.scaled_bias);
+    }
   } else {
     for (int k0 = 0; k0 < p.n; k0 += WINDOW_BATCH) {
       Run<T, C, 2> raw[WINDOW_BATCH];
@@ -939,6 +980,14 @@ launch_fused (const FramePlane * plane, int p,
   fp.n = window_sources (plan, device, t_radius, p, fp.src, fp.src_stride,
       fp.weight);
   fp.src_align = window_align (device, 2 * t_radius + 1, p);
+  {
+    double sum = 0.0;
+    for (int k = 0; k < fp.n; k++)
+      sum += fp.weight[k];
+    /* 2^23 times the weights' sum, rounded once to float, then scaled
+     * exactly */
+    fp.scaled_bias = -(float) (8388608.0 * sum) / 256.f;
+  }
   fp.pl = cc_schedule_plane (&centre, target);
   fp.border = plan->border;
   fp.shift = sample_shift (plane);
