@@ -282,8 +282,6 @@ order_views (PlaneWork * w, int n_plans, CudaConvError * err)
   return CUDACONV_OK;
 }
 
-/* Writes a plane's table to host memory; f samples of inside mode are in
- * the views (outside mode reads them where it writes). */
 /* Which part of view v the batched filter makes: from (*ox, *oy) (CcPlane)
  * to (*x1, *y1), exclusive.  The tiled kernel skips the outer ring that
  * only its halo needs: it starts at the first pixel a rectangle reads back,
@@ -312,6 +310,8 @@ view_needed (const CudaConvRegionJob * job, int p, const RegionView * v,
   *y1 = v->need_y1;
 }
 
+/* Writes a plane's table to host memory; f samples of inside mode are in
+ * the views (outside mode reads them where it writes). */
 static CudaConvStatus
 table_fill (const CudaConvRegionJob * job, int p, PlaneWork * w,
     unsigned char *host, const CudaConvImage * in,
@@ -327,11 +327,10 @@ table_fill (const CudaConvRegionJob * job, int p, PlaneWork * w,
     const RegionView *v = &rp->views[w->order[i]];
     CudaConvImage vin = region_view_image (in, v);
     CudaConvImage vout = vin;
+    int x1, y1;
 
     vout.data = (void *) (scratch + v->offset);
     vout.stride = v->stride;
-    int x1, y1;
-
     planes[i] = cc_schedule_plane (&vin, &vout);
     view_needed (job, p, v, in, &planes[i].ox, &planes[i].oy, &x1, &y1);
   }

@@ -300,10 +300,10 @@ run_values (const Run<T, C, N> & run, int shift, float (&v)[N][C])
 /* 8-bit samples b of a pair as the floats 2^23 + 256 b, one byte permute
  * each (the sample in the mantissa's second byte): a weighted sum of these
  * less 2^23 times the weights' sum, divided by 256, is the weighted sum of
- * the samples, with the magic's subtraction paid once, not per frame.  At
- * most 5 frames whose weights sum to at most 5 (a box's) keep the sum below
- * 2^26, so each FMA rounds it by at most 4 / 256 of a sample (0.5 / 256
- * for weights summing to 1), far inside the 1-LSB budget. */
+ * the samples, with the magic's subtraction paid once, not per frame.  The
+ * temporal taps are normalised (weights summing to 1), so the sum of at
+ * most 5 frames stays below 2^24 and each FMA rounds it by at most 0.5 /
+ * 256 of a sample, far inside the 1-LSB budget. */
 template <int C> __device__ __forceinline__ void
 pair_values_scaled (const Run<uint8_t, C, 2> & run, float (&v)[2][C])
 {
@@ -348,8 +348,8 @@ window_pair_add (const Run<T, C, 2> & raw, float w, int shift,
  * sum, channel SKIP (if >= 0) left out.  ALIGN: what the rows' alignment
  * lets a pair's load assume; UNSHIFTED: the samples are their values.
  * NF > 0: the window has NF frames, so every frame's address and weight is
- * a fixed parameter and no count is tested (half the instructions of the
- * run-time loop, NF = 0). */
+ * a fixed parameter and no count is tested (the run-time loop, NF = 0,
+ * loads them by a computed index behind a test per frame). */
 template <typename T, int C, int SKIP, int ALIGN, bool UNSHIFTED, int NF>
 __device__ __forceinline__ void
 window_pair_inside (const WindowFusedParams & p, int x, int gy,
