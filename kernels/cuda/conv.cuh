@@ -53,6 +53,20 @@ conv_fixed (float (&acc)[N][V], const Load & load, const float *w)
   conv_skip<NT, N, V, -1> (acc, load, w);
 }
 
+/* One tap of conv_runtime: acc[j] += wt * win[j + u] for every output j,
+ * component SKIP left out.  u is a constant once the callers' loops
+ * unroll, so win stays in registers. */
+template <int N, int V, int SKIP, int W> __device__ __forceinline__ void
+conv_window_tap (float (&acc)[N][V], float wt, const Vec<V> (&win)[W], int u)
+{
+#pragma unroll
+  for (int j = 0; j < N; j++)
+#pragma unroll
+    for (int c = 0; c < V; c++)
+      if (c != SKIP)
+        acc[j][c] = fmaf (wt, win[j + u].v[c], acc[j][c]);
+}
+
 /* Tap count known at run time: w holds ntp taps.  The window advances N
  * elements per step through a register window of 2N - 1 elements; loads
  * past the last element any output needs (last) are clamped to it, so
@@ -76,15 +90,8 @@ conv_runtime (float (&acc)[N][V], const Load & load, const float *w,
     for (int i = N - 1; i < 2 * N - 1; i++)
       win[i] = load (min (t0 + i, last));
 #pragma unroll
-    for (int u = 0; u < N; u++) {
-      const float wt = w[t0 + u];
-#pragma unroll
-      for (int j = 0; j < N; j++)
-#pragma unroll
-        for (int c = 0; c < V; c++)
-          if (c != SKIP)
-            acc[j][c] = fmaf (wt, win[j + u].v[c], acc[j][c]);
-    }
+    for (int u = 0; u < N; u++)
+      conv_window_tap<N, V, SKIP> (acc, w[t0 + u], win, u);
 #pragma unroll
     for (int i = 0; i < N - 1; i++)
       win[i] = win[i + N];
@@ -97,13 +104,7 @@ conv_runtime (float (&acc)[N][V], const Load & load, const float *w,
     if (whole + u >= ntp)
       break;
     win[N - 1 + u] = load (min (whole + N - 1 + u, last));
-    const float wt = w[whole + u];
-#pragma unroll
-    for (int j = 0; j < N; j++)
-#pragma unroll
-      for (int c = 0; c < V; c++)
-        if (c != SKIP)
-          acc[j][c] = fmaf (wt, win[j + u].v[c], acc[j][c]);
+    conv_window_tap<N, V, SKIP> (acc, w[whole + u], win, u);
   }
 }
 

@@ -707,6 +707,24 @@ cudaconv_cuda_forget_frames (CudaConvCuda * cuda)
   cc_temporal_free (cuda);
 }
 
+/* Where each filtered plane of plan lies in one device block of
+ * device_pitch rows (offset[p]), and the block's size. */
+static size_t
+filtered_plane_offsets (const CudaConvFramePlan * plan, size_t *offset)
+{
+  size_t bytes = 0;
+
+  for (int p = 0; p < plan->n_planes; p++) {
+    const FramePlane *plane = &plan->planes[p];
+
+    offset[p] = bytes;
+    if (plane->job == JOB_FILTER)
+      bytes += device_pitch (&plane->geometry, plane->geometry.type) *
+          plane->geometry.height;
+  }
+  return bytes;
+}
+
 /* The kept frame for a frame of id: one with its id, or the least
  * recently used one that no frame of this window holds (*fresh: its
  * upload is the caller's, plane by plane). */
@@ -717,7 +735,7 @@ keep_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
 {
   CcTemporal *t = cuda->temporal;
   KeptFrame *k;
-  size_t bytes = 0, offset[CUDACONV_MAX_PLANES];
+  size_t bytes, offset[CUDACONV_MAX_PLANES];
   int pick = -1;
 
   CudaConvImage layout[CUDACONV_MAX_PLANES];
@@ -740,15 +758,7 @@ keep_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
       pick = i;
   k = &t->kept[pick];
   k->id = 0;                    /* until its upload is queued */
-
-  for (int p = 0; p < plan->n_planes; p++) {
-    const FramePlane *plane = &plan->planes[p];
-
-    offset[p] = bytes;
-    if (plane->job == JOB_FILTER)
-      bytes += device_pitch (&plane->geometry, plane->geometry.type) *
-          plane->geometry.height;
-  }
+  bytes = filtered_plane_offsets (plan, offset);
   CudaConvStatus s = cc_buffer_grow (&k->memory, bytes, err);
   if (s != CUDACONV_OK)
     return s;
@@ -1221,17 +1231,8 @@ static CudaConvStatus
 out_planes (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
     size_t *offset, CudaConvError * err)
 {
-  size_t bytes = 0;
-
-  for (int p = 0; p < plan->n_planes; p++) {
-    const FramePlane *plane = &plan->planes[p];
-
-    offset[p] = bytes;
-    if (plane->job == JOB_FILTER)
-      bytes += device_pitch (&plane->geometry, plane->geometry.type) *
-          plane->geometry.height;
-  }
-  return cc_buffer_grow (&cuda->temporal->out, bytes, err);
+  return cc_buffer_grow (&cuda->temporal->out,
+      filtered_plane_offsets (plan, offset), err);
 }
 
 /* A plane the plan only copies or fills: from the centre frame, as
