@@ -443,24 +443,43 @@ window_pair (const WindowFusedParams & p, int x, int y, float (&acc)[2][C])
   }
 }
 
+/* The passes' correlation: NT taps fixed at compile time (a radius of
+ * WindowRadii), else nt counted at run time.  last: the window's last
+ * element. */
+template <int NT, int N, int C, int SKIP, class Load>
+__device__ __forceinline__ void
+fused_pass (float (&acc)[N][C], const Load & load, const float *taps, int nt,
+    int last)
+{
+  if constexpr (NT > 0)
+    conv_skip<NT, N, C, SKIP> (acc, load, taps);
+  else
+    conv_runtime<N, C, SKIP> (acc, load, taps, nt, last);
+}
+
 /* One tile of FUSED_SPAN - 2 halo by FUSED_TH output pixels.  Shared
  * memory holds the window's sum over the tile and its halo (rows of
  * FUSED_SPAN pixels, C floats each), then the vertical pass' FUSED_TH rows
- * (fused_row_floats each). */
-template <typename T, int C, int SKIP> __global__ void
+ * (fused_row_floats each).  R > 0: the launch made both radii R
+ * (window_radius), so the tile's geometry and the tap counts are
+ * compile-time constants. */
+template <typename T, int C, int SKIP, int R> __global__ void
 __launch_bounds__ (FUSED_THREADS)
 window_fused (const __grid_constant__ WindowFusedParams p)
 {
+  constexpr int NT = R > 0 ? 2 * R + 1 : 0;
+  const int rx = R > 0 ? R : p.rx, ry = R > 0 ? R : p.ry;
+  const int halo = R > 0 ? (R + 1) / 2 * 2 : p.halo;
   static_assert (FUSED_THREADS == FUSED_SPAN / FUSED_VR * FUSED_TH,
       "one vertical item per thread");
   static_assert (FUSED_SPAN == 2 * 32, "a warp's pairs span a row");
   static_assert (FUSED_TAPS % FUSED_VR == 0 && FUSED_TAPS % FUSED_RUN == 0
       && FUSED_TAPS >= 2 * FUSED_MAX_RADIUS + 1, "taps fill whole windows");
   extern __shared__ __align__ (16) float smem[];
-  const int in_h = FUSED_TH + 2 * p.ry;
+  const int in_h = FUSED_TH + 2 * ry;
   float *sum = smem;
   float *vert = smem + in_h * FUSED_SPAN * C;
-  const int tile_w = FUSED_SPAN - 2 * p.halo;
+  const int tile_w = FUSED_SPAN - 2 * halo;
   const int x0 = blockIdx.x * tile_w;
   const int y0 = (p.tile_row0 + blockIdx.y) * FUSED_TH;
   const int lane = threadIdx.x % 32;
@@ -469,7 +488,7 @@ window_fused (const __grid_constant__ WindowFusedParams p)
   for (int ly = threadIdx.x / 32; ly < in_h; ly += FUSED_THREADS / 32) {
     float acc[2][C];
 
-    window_pair<T, C, SKIP> (p, x0 - p.halo + 2 * lane, y0 - p.ry + ly,
+    window_pair<T, C, SKIP> (p, x0 - halo + 2 * lane, y0 - ry + ly,
         acc);
     float *at = sum + (ly * FUSED_SPAN + 2 * lane) * C;
     put_pixel<C> (at, acc[0]);
@@ -487,8 +506,8 @@ window_fused (const __grid_constant__ WindowFusedParams p)
     };
 
     acc_zero (acc);
-    conv_runtime<FUSED_VR, C, SKIP> (acc, load, p.taps_y, p.nty,
-        2 * p.ry + FUSED_VR - 1);
+    fused_pass<NT, FUSED_VR, C, SKIP> (acc, load, p.taps_y, p.nty,
+        2 * ry + FUSED_VR - 1);
 #pragma unroll
     for (int j = 0; j < FUSED_VR; j++)
       put_pixel<C> (vert + (r0 + j) * fused_row_floats (C) +
@@ -501,21 +520,22 @@ window_fused (const __grid_constant__ WindowFusedParams p)
   if ((int) threadIdx.x >= runs * FUSED_TH)
     return;
   /* exact: the quotient's error is far below the 0.5 / runs margin */
-  const int r = (int) ((threadIdx.x + 0.5f) * p.inv_runs);
+  const int r = R > 0 ? (int) threadIdx.x / runs :
+      (int) ((threadIdx.x + 0.5f) * p.inv_runs);
   const int q = threadIdx.x - r * runs;
   const int x = x0 + q * FUSED_RUN, y = y0 + r;
   if (x >= p.pl.width || y >= p.pl.height)
     return;
   const float *row = vert + r * fused_row_floats (C);
-  const int first = p.halo - p.rx + q * FUSED_RUN;
+  const int first = halo - rx + q * FUSED_RUN;
   float acc[FUSED_RUN][C];
   auto load =[&](int k)->Vec<C> {
     return shared_pixel<C> (row + run_row_at<C> (first + k));
   };
 
   acc_zero (acc);
-  conv_runtime<FUSED_RUN, C, SKIP> (acc, load, p.taps_x, p.ntx,
-      2 * p.rx + FUSED_RUN - 1);
+  fused_pass<NT, FUSED_RUN, C, SKIP> (acc, load, p.taps_x, p.ntx,
+      2 * rx + FUSED_RUN - 1);
 
   const int n = min (FUSED_RUN, p.pl.width - x);
   Run<T, C, FUSED_RUN> in;
@@ -552,22 +572,28 @@ struct WindowFusedLaunch
   size_t smem;
   int tile_rows;
   int skip;                     /* skipped_channel's choice */
+  int radius;                   /* window_radius's choice */
   cudaStream_t stream;
 
-  template <typename T, int C, int SKIP> cudaError_t launch () const
+  template <typename T, int C, int SKIP, int R> cudaError_t launch () const
   {
-    cudaError_t e = allow_smem (window_fused<T, C, SKIP>, smem);
+    cudaError_t e = allow_smem (window_fused<T, C, SKIP, R>, smem);
     if (e != cudaSuccess)
       return e;
     dim3 grid (div_up (p->pl.width, FUSED_SPAN - 2 * p->halo), tile_rows);
-    window_fused<T, C, SKIP> <<<grid, FUSED_THREADS, smem, stream>>> (*p);
+    window_fused<T, C, SKIP, R> <<<grid, FUSED_THREADS, smem, stream>>> (*p);
     return cudaGetLastError ();
   }
 
   template <typename T, int C> cudaError_t run () const
   {
     return dispatch_skip<T, C> (skip,[&](auto s) {
-          return launch<T, C, decltype (s)::value> ();
+          constexpr int SKIP = decltype (s)::value;
+          if (radius == 0)
+            return launch<T, C, SKIP, 0> ();
+          return dispatch_list (WindowRadii (), radius,[&](auto r) {
+                return launch<T, C, SKIP, decltype (r)::value> ();
+              });
         });
   }
 };
@@ -943,6 +969,29 @@ launch_laplacian7 (CudaConvCuda * cuda, const FramePlane * plane, int p,
               cuda->stream}), "the 7-point Laplacian", err);
 }
 
+/* The fused kernel's radii for plane: the plan's (none for IDENTITY's
+ * taps) in rx, ry, and the radius both passes run at, either the compiled
+ * one that window_radius picks (the taps centred in zeros by fused_taps)
+ * or 0 with rx, ry counted at run time. */
+static int
+fused_radii (const FramePlane * plane, int *rx, int *ry)
+{
+  int identity = plane->plan->op == CUDACONV_OP_IDENTITY;
+
+  *rx = identity ? 0 : plane->plan->radius_x;
+  *ry = identity ? 0 : plane->plan->radius_y;
+  return cc::window_radius (*rx, *ry, plane->geometry.type);
+}
+
+/* The rows above and below an output row that the fused kernel reads. */
+static int
+fused_reach (const FramePlane * plane)
+{
+  int rx, ry, fixed = fused_radii (plane, &rx, &ry);
+
+  return fixed > 0 ? fixed : ry;
+}
+
 /* Shared memory of the fused kernel for plan's radii (0: it cannot run
  * it). */
 static size_t
@@ -950,7 +999,7 @@ fused_smem (const CudaConvCuda * cuda, const FramePlane * plane)
 {
   const CudaConvPlan *plan = plane->plan;
   int c = plane->geometry.channels;
-  size_t in_h = FUSED_TH + 2 * (size_t) plan->radius_y;
+  size_t in_h = FUSED_TH + 2 * (size_t) fused_reach (plane);
   size_t smem = (in_h * FUSED_SPAN * c + FUSED_TH * cc::fused_row_floats (c)) *
       sizeof (float);
 
@@ -963,14 +1012,18 @@ fused_smem (const CudaConvCuda * cuda, const FramePlane * plane)
   return smem <= cuda->smem_optin ? smem : 0;
 }
 
+/* The 2 radius + 1 taps of an axis, centred in those of run_radius
+ * (>= radius) with zeros; returns the count the kernel runs. */
 static int
-fused_taps (float *taps, const double *plan_taps, int radius, int unit)
+fused_taps (float *taps, const double *plan_taps, int radius,
+    int run_radius, int unit)
 {
-  int n = 2 * radius + 1;
+  int first = run_radius - radius, n = 2 * radius + 1;
 
   for (int j = 0; j < FUSED_TAPS; j++)
-    taps[j] = j >= n ? 0.f : unit ? 1.f : (float) plan_taps[j];
-  return n;
+    taps[j] = j < first || j >= first + n ? 0.f : unit ? 1.f :
+        (float) plan_taps[j - first];
+  return 2 * run_radius + 1;
 }
 
 /* The fused kernel over tile rows tile_row0 .. + tile_rows - 1 of plane p
@@ -985,6 +1038,7 @@ launch_fused (const FramePlane * plane, int p,
   int unit = plan->op == CUDACONV_OP_BOX || plan->op == CUDACONV_OP_IDENTITY;
   CudaConvImage centre = plane_at (plane, &device[t_radius], p);
   WindowFusedParams fp;
+  int rx, ry, fixed;
 
   memset (&fp, 0, sizeof (fp));
   fp.n = window_sources (plan, device, t_radius, p, fp.src, fp.src_stride,
@@ -1001,13 +1055,14 @@ launch_fused (const FramePlane * plane, int p,
   fp.pl = cc_schedule_plane (&centre, target);
   fp.border = plan->border;
   fp.shift = sample_shift (plane);
-  fp.rx = plan->op == CUDACONV_OP_IDENTITY ? 0 : plan->radius_x;
-  fp.ry = plan->op == CUDACONV_OP_IDENTITY ? 0 : plan->radius_y;
+  fixed = fused_radii (plane, &rx, &ry);
+  fp.rx = fixed > 0 ? fixed : rx;
+  fp.ry = fixed > 0 ? fixed : ry;
   fp.halo = (fp.rx + 1) / 2 * 2;
   fp.inv_runs = (float) FUSED_RUN / (FUSED_SPAN - 2 * fp.halo);
   /* BOX and IDENTITY: unit taps, the mean by the gain */
-  fp.ntx = fused_taps (fp.taps_x, plan->taps_x, fp.rx, unit);
-  fp.nty = fused_taps (fp.taps_y, plan->taps_y, fp.ry, unit);
+  fp.ntx = fused_taps (fp.taps_x, plan->taps_x, rx, fp.rx, unit);
+  fp.nty = fused_taps (fp.taps_y, plan->taps_y, ry, fp.ry, unit);
   fp.tile_row0 = tile_row0;
   fp.gain = plan->op == CUDACONV_OP_BOX ? (float) plan->gain : 1.f;
   fp.offset = plan->op == CUDACONV_OP_UNSHARP ||
@@ -1018,7 +1073,7 @@ launch_fused (const FramePlane * plane, int p,
   return cc_launched (cc::dispatch_type_channels (plane->geometry.type,
           plane->geometry.channels, cc::WindowFusedLaunch { &fp, smem,
               tile_rows, cc::skipped_channel (plane->geometry.type,
-                  plane->geometry.channels, out), stream}),
+                  plane->geometry.channels, out), fixed, stream}),
       "the fused window kernel", err);
 }
 
@@ -1173,7 +1228,7 @@ window_plane_striped (CudaConvCuda * cuda, const FramePlane * plane, int p,
   CcTemporal *t = cuda->temporal;
   const int height = plane->geometry.height;
   const int tiles = fused_tile_rows (plane);
-  const int reach = plane->plan->radius_y;
+  const int reach = fused_reach (plane);
   size_t pitch = device_pitch (&plane->geometry, plane->geometry.type);
   size_t row = cudaconv_image_row_bytes (&plane->geometry);
   CudaConvImage out = plane_at (plane, dst, p);

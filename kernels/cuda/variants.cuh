@@ -91,6 +91,28 @@ tile_radius (int rx, int ry, CudaConvSampleType type, int channels)
   return list_round_up (TileLargeRadii (), r);
 }
 
+/* ------------------------------------------------ fused window kernel */
+
+/* temporal.cu's window_fused: these radii have both passes' tap counts
+ * fixed at compile time (taps straight from the parameter bank, no
+ * register window to shift); others, and radius 0, count their taps at
+ * run time.  A plane runs at the listed radius next up from its larger
+ * radius, the smaller axis padded with zero taps, except f32 planes, which
+ * cannot pad (as tile_radius) and take a listed radius only when both are
+ * equal. */
+using WindowRadii = IntList<1, 2, 3, 4, 6, 8>;
+
+constexpr int
+window_radius (int rx, int ry, CudaConvSampleType type)
+{
+  int r = rx > ry ? rx : ry;
+  int fixed = list_round_up (WindowRadii (), r);
+
+  if (r < 1 || (type == CUDACONV_SAMPLE_F32 && (rx != ry || fixed != r)))
+    return 0;
+  return fixed;
+}
+
 /* -------------------------------------------------------- mask kernel */
 
 /* mask2d.cu: square masks with these radii have their taps in the kernel
