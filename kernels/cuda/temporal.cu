@@ -459,8 +459,9 @@ fused_pass (float (&acc)[N][C], const Load & load, const float *taps, int nt,
 
 /* One tile of FUSED_SPAN - 2 halo by FUSED_TH output pixels.  Shared
  * memory holds the window's sum over the tile and its halo (rows of
- * FUSED_SPAN pixels, C floats each), then the vertical pass' FUSED_TH rows
- * (fused_row_floats each).  R > 0: the launch made both radii R
+ * FUSED_SPAN pixels, C floats each), then in its place the vertical pass'
+ * FUSED_TH rows (fused_row_floats each): half the memory of both side by
+ * side, so that more blocks share an SM.  R > 0: the launch made both radii R
  * (window_radius), so the tile's geometry and the tap counts are
  * compile-time constants. */
 template <typename T, int C, int SKIP, int R> __global__ void
@@ -478,7 +479,7 @@ window_fused (const __grid_constant__ WindowFusedParams p)
   extern __shared__ __align__ (16) float smem[];
   const int in_h = FUSED_TH + 2 * ry;
   float *sum = smem;
-  float *vert = smem + in_h * FUSED_SPAN * C;
+  float *vert = smem;
   const int tile_w = FUSED_SPAN - 2 * halo;
   const int x0 = blockIdx.x * tile_w;
   const int y0 = (p.tile_row0 + blockIdx.y) * FUSED_TH;
@@ -508,6 +509,8 @@ window_fused (const __grid_constant__ WindowFusedParams p)
     acc_zero (acc);
     fused_pass<NT, FUSED_VR, C, SKIP> (acc, load, p.taps_y, p.nty,
         2 * ry + FUSED_VR - 1);
+    /* vert takes the sum's place once every column is read */
+    __syncthreads ();
 #pragma unroll
     for (int j = 0; j < FUSED_VR; j++)
       put_pixel<C> (vert + (r0 + j) * fused_row_floats (C) +
@@ -1000,8 +1003,8 @@ fused_smem (const CudaConvCuda * cuda, const FramePlane * plane)
   const CudaConvPlan *plan = plane->plan;
   int c = plane->geometry.channels;
   size_t in_h = FUSED_TH + 2 * (size_t) fused_reach (plane);
-  size_t smem = (in_h * FUSED_SPAN * c + FUSED_TH * cc::fused_row_floats (c)) *
-      sizeof (float);
+  size_t smem = std::max (in_h * FUSED_SPAN * c,
+      (size_t) FUSED_TH * cc::fused_row_floats (c)) * sizeof (float);
 
   if (plan->op != CUDACONV_OP_IDENTITY && plan->op != CUDACONV_OP_SEPARABLE
       && plan->op != CUDACONV_OP_UNSHARP && plan->op != CUDACONV_OP_BOX)
