@@ -50,8 +50,8 @@
  * so that pixel pairs stay aligned) by FUSED_TH output rows (plus the
  * vertical halo).  Each of its threads reads pixel pairs, then makes
  * FUSED_VR rows of a column and a run of FUSED_RUN pixels of a row, both
- * from register windows (conv_runtime), so that a shared-memory read
- * feeds several outputs. */
+ * from register windows (fused_pass), so that a shared-memory read feeds
+ * several outputs. */
 #define FUSED_SPAN 64
 #define FUSED_TH 32
 #define FUSED_THREADS 512
