@@ -53,11 +53,8 @@
  * from register windows (fused_pass), so that a shared-memory read feeds
  * several outputs. */
 #define FUSED_SPAN 64
-#define FUSED_TH 32
-#define FUSED_THREADS 512
-/* registers capped to 40 a thread so that 3 blocks (48 warps) share an
- * SM, which their shared memory allows up to radius 16 */
-#define FUSED_BLOCKS_PER_SM 3
+#define FUSED_TH 16
+#define FUSED_THREADS 256
 #define FUSED_VR 4
 #define FUSED_RUN 4
 #define FUSED_MAX_RADIUS 16
@@ -468,7 +465,7 @@ fused_pass (float (&acc)[N][C], const Load & load, const float *taps, int nt,
  * (window_radius), so the tile's geometry and the tap counts are
  * compile-time constants. */
 template <typename T, int C, int SKIP, int R> __global__ void
-__launch_bounds__ (FUSED_THREADS, FUSED_BLOCKS_PER_SM)
+__launch_bounds__ (FUSED_THREADS)
 window_fused (const __grid_constant__ WindowFusedParams p)
 {
   constexpr int NT = R > 0 ? 2 * R + 1 : 0;
@@ -1197,7 +1194,7 @@ window_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
  * rows near the frame's edges see the real border, which reads near that
  * edge only (not so for wrap).  A stripe has STRIPE_TILE_ROWS tile rows at
  * least, and a plane under STRIPE_BYTES_MIN goes whole. */
-#define STRIPE_TILE_ROWS 1
+#define STRIPE_TILE_ROWS 2
 #define STRIPE_BYTES_MIN (16 << 10)
 
 static int

@@ -237,7 +237,7 @@ group_random (int quick)
 }
 
 /* Host clips tall enough that the backend cuts their windows into
- * stripes (tile rows of 32, one a stripe at least), at sizes that
+ * stripes (tile rows of 16, two a stripe at least), at sizes that
  * compute-sanitizer runs too: odd heights, every layout, border and
  * radius up to the fused kernel's largest. */
 static void
