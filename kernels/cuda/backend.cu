@@ -162,6 +162,17 @@ cc_malloc (void **data, size_t bytes)
   return cudaMalloc (data, bytes);
 }
 
+cudaError_t
+cc_copy_rows_async (void *dst, size_t dst_pitch, const void *src,
+    size_t src_pitch, size_t row, size_t height, cudaMemcpyKind kind,
+    cudaStream_t stream)
+{
+  if (dst_pitch == row && src_pitch == row)
+    return cudaMemcpyAsync (dst, src, row * height, kind, stream);
+  return cudaMemcpy2DAsync (dst, dst_pitch, src, src_pitch, row, height,
+      kind, stream);
+}
+
 /* CUDACONV_FAULT=alloc|launch|register[:countdown] */
 static void
 arm_fault_from_environment (void)

@@ -8,7 +8,7 @@
  */
 
 /* Every sample is copied as stored, except FILL channels, which take the
- * fill.  (Without fills the planner uses cudaMemcpy2DAsync instead.) */
+ * fill.  (Without fills the planner copies the rows instead.) */
 
 #include "dispatch.cuh"
 #include "sample.cuh"

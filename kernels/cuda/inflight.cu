@@ -208,7 +208,7 @@ queue_plane (CudaConvCuda * cuda, CcSlot * slot, const FramePlane * plane,
     }
     dev_in.data = (unsigned char *) slot->dev_in.data + offset;
     dev_in.stride = pitch;
-    CC_TRY (cudaMemcpy2DAsync (dev_in.data, pitch, from, from_stride, row,
+    CC_TRY (cc_copy_rows_async (dev_in.data, pitch, from, from_stride, row,
             in->height, cudaMemcpyHostToDevice, slot->stream));
   }
   if (out_memory == CUDACONV_MEMORY_HOST) {
@@ -222,12 +222,12 @@ queue_plane (CudaConvCuda * cuda, CcSlot * slot, const FramePlane * plane,
     return s;
 
   if (cudaconv_cuda_host_is_pinned (out->data)) {
-    CC_TRY (cudaMemcpy2DAsync (out->data, out->stride, dev_out.data, pitch,
+    CC_TRY (cc_copy_rows_async (out->data, out->stride, dev_out.data, pitch,
             row, out->height, cudaMemcpyDeviceToHost, slot->stream));
   } else {
     CopyBack *back = &slot->copy_back[slot->n_copy_back++];
 
-    CC_TRY (cudaMemcpy2DAsync ((unsigned char *) slot->pinned_out.data +
+    CC_TRY (cc_copy_rows_async ((unsigned char *) slot->pinned_out.data +
             offset, pitch, dev_out.data, pitch, row, out->height,
             cudaMemcpyDeviceToHost, slot->stream));
     back->dst = (unsigned char *) out->data;

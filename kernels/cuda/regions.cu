@@ -404,7 +404,7 @@ copy_device_plane (const CudaConvImage * in, const CudaConvImage * out,
 {
   if (in->data == out->data)
     return CUDACONV_OK;
-  CC_TRY (cudaMemcpy2DAsync (out->data, out->stride, in->data, in->stride,
+  CC_TRY (cc_copy_rows_async (out->data, out->stride, in->data, in->stride,
           cudaconv_image_row_bytes (in), in->height, cudaMemcpyDefault,
           stream));
   return CUDACONV_OK;
@@ -588,7 +588,7 @@ copy_rect (const CudaConvImage * from, const CudaConvImage * to, int x0,
 
   if (x0 >= x1 || y0 >= y1)
     return CUDACONV_OK;
-  CC_TRY (cudaMemcpy2DAsync ((unsigned char *) to->data + y0 * to->stride +
+  CC_TRY (cc_copy_rows_async ((unsigned char *) to->data + y0 * to->stride +
           x0 * pixel, to->stride, (const unsigned char *) from->data +
           y0 * from->stride + x0 * pixel, from->stride, (x1 - x0) * pixel,
           y1 - y0, cudaMemcpyDefault, stream));

@@ -12,7 +12,7 @@
  * says what to compute (filter.c); the kernels execute what this file puts
  * in their parameters and never re-derive taps.
  *
- *   IDENTITY           cudaMemcpy2DAsync, or copy.cu when channels are filled
+ *   IDENTITY           cc_copy_rows_async, or copy.cu when channels are filled
  *   SEPARABLE/UNSHARP  the tiled kernel with a compile-time radius
  *                      (separable_tile.cu) at the radii of variants.cuh
  *                      (taps padded with zeros up to the radius run);
@@ -529,7 +529,7 @@ run_identity (const CudaConvImage * src, const CudaConvImage * dst,
   }
   if (same)
     return CUDACONV_OK;
-  CC_TRY (cudaMemcpy2DAsync (dst->data, dst->stride, src->data, src->stride,
+  CC_TRY (cc_copy_rows_async (dst->data, dst->stride, src->data, src->stride,
           cudaconv_image_row_bytes (src), src->height,
           cudaMemcpyDeviceToDevice, stream));
   return CUDACONV_OK;

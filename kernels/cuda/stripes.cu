@@ -136,7 +136,7 @@ queue_stripe (CudaConvCuda * cuda, const CudaConvPlan * plan,
     to = (unsigned char *) cuda->pinned_out.data + (size_t) s->y0 * pitch;
     to_stride = pitch;
   }
-  CC_TRY (cudaMemcpy2DAsync (to, to_stride,
+  CC_TRY (cc_copy_rows_async (to, to_stride,
           dev_out + (size_t) (s->y0 - s->a) * pitch, pitch, row,
           s->y1 - s->y0, cudaMemcpyDeviceToHost, cuda->down_stream));
   CC_TRY (cudaEventRecord (cuda->downloaded[k], cuda->down_stream));
@@ -184,7 +184,7 @@ cc_run_striped (CudaConvCuda * cuda, const CudaConvPlan * plan,
       from = pinned_in + (size_t) st->y0 * pitch;
       from_stride = pitch;
     }
-    CC_TRY (cudaMemcpy2DAsync (dev_in + (size_t) st->y0 * pitch, pitch,
+    CC_TRY (cc_copy_rows_async (dev_in + (size_t) st->y0 * pitch, pitch,
             from, from_stride, row, st->y1 - st->y0, cudaMemcpyHostToDevice,
             cuda->up_stream));
     CC_TRY (cudaEventRecord (cuda->uploaded[k], cuda->up_stream));

@@ -860,7 +860,7 @@ upload_rows (const FramePlane * plane, int p, const CudaConvFrame * window,
 
   for (int i = 0; i < n; i++)
     if (fresh[i])
-      CC_TRY (cudaMemcpy2DAsync ((unsigned char *) device[i].data[p] +
+      CC_TRY (cc_copy_rows_async ((unsigned char *) device[i].data[p] +
               (size_t) y0 * device[i].stride[p], device[i].stride[p],
               (const unsigned char *) window[i].data[p] +
               (size_t) y0 * window[i].stride[p], window[i].stride[p], row,
@@ -1182,7 +1182,7 @@ window_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
   if (s != CUDACONV_OK)
     return s;
   if (dst->memory == CUDACONV_MEMORY_HOST)
-    CC_TRY (cudaMemcpy2DAsync (out.data, out.stride, target.data,
+    CC_TRY (cc_copy_rows_async (out.data, out.stride, target.data,
             target.stride, cudaconv_image_row_bytes (&out), out.height,
             cudaMemcpyDeviceToHost, cuda->stream));
   return CUDACONV_OK;
@@ -1271,7 +1271,7 @@ window_plane_striped (CudaConvCuda * cuda, const FramePlane * plane, int p,
       CC_TRY (cudaEventRecord (cuda->filtered[next], cuda->stream));
       CC_TRY (cudaStreamWaitEvent (cuda->down_stream, cuda->filtered[next],
               0));
-      CC_TRY (cudaMemcpy2DAsync ((unsigned char *) out.data +
+      CC_TRY (cc_copy_rows_async ((unsigned char *) out.data +
               (size_t) a * out.stride, out.stride,
               (unsigned char *) target.data + (size_t) a * pitch, pitch, row,
               b - a, cudaMemcpyDeviceToHost, cuda->down_stream));

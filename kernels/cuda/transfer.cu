@@ -57,7 +57,7 @@ upload (CudaConvCuda * cuda, const CudaConvImage * src,
     from = cuda->pinned_in.data;
     from_stride = pitch;
   }
-  CC_TRY (cudaMemcpy2DAsync (cuda->dev_in.data, pitch, from, from_stride,
+  CC_TRY (cc_copy_rows_async (cuda->dev_in.data, pitch, from, from_stride,
           row, src->height, cudaMemcpyHostToDevice, stream));
   dev->data = cuda->dev_in.data;
   dev->stride = pitch;
@@ -76,14 +76,14 @@ download (CudaConvCuda * cuda, const CudaConvImage * dev,
   CudaConvStatus s;
 
   if (dst_pinned) {
-    CC_TRY (cudaMemcpy2DAsync (dst->data, dst->stride, dev->data,
+    CC_TRY (cc_copy_rows_async (dst->data, dst->stride, dev->data,
             dev->stride, row, dst->height, cudaMemcpyDeviceToHost, stream));
     return CUDACONV_OK;
   }
   if ((s = cc_buffer_grow (&cuda->pinned_out, dev->stride * dst->height,
               err)) != CUDACONV_OK)
     return s;
-  CC_TRY (cudaMemcpy2DAsync (cuda->pinned_out.data, dev->stride, dev->data,
+  CC_TRY (cc_copy_rows_async (cuda->pinned_out.data, dev->stride, dev->data,
           dev->stride, row, dst->height, cudaMemcpyDeviceToHost, stream));
   return CUDACONV_OK;
 }
