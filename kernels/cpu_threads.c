@@ -23,7 +23,7 @@
 /* a copy smaller than this goes on one thread; a larger one on at most
  * this many, leaving half the processors to the rest of the pipeline */
 #define COPY_SPLIT_BYTES (1 << 20)
-#define COPY_THREADS_MAX 4
+#define COPY_THREADS_MAX 8
 
 typedef struct
 {
