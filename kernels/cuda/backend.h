@@ -125,9 +125,9 @@ CudaConvStatus cc_consts_upload (CudaConvCuda * cuda, const float *host,
 cudaError_t cc_malloc (void **data, size_t bytes);
 /* cudaMemcpy2DAsync, made one 1-D copy when both sides' rows are packed
  * (pitch == row bytes, as video frames and the slots' device rows
- * usually are): the copy engines move 2-D copies more slowly, in both
- * directions at once over PCIe (bench-inflight's floor) and device to
- * device (the kernels' floor in bench/RESULTS.md). */
+ * usually are): 2-D copies are slower device to device (1.66x on the
+ * H100) and, on some machines, over PCIe in both directions at once (14 %
+ * on an H200; bench/RESULTS.md, bench-inflight's floor). */
 cudaError_t cc_copy_rows_async (void *dst, size_t dst_pitch, const void *src,
     size_t src_pitch, size_t row, size_t height, cudaMemcpyKind kind,
     cudaStream_t stream);
