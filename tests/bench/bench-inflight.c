@@ -373,9 +373,14 @@ run_case (CudaConvCuda * cuda, const InflightCase * c, int n_frames)
   cb_frame_desc (c->nv12, c->width, c->height, CUDACONV_KIND_GAUSSIAN, 4,
       &fd);
   plan = cudaconv_frame_plan_new (&fd, &err);
-  if (plan == NULL || !frames_alloc (&f, c)) {
-    fprintf (stderr, "%s: %s\n", c->name, plan == NULL ? err.message :
-        "no memory for the frames");
+  if (plan == NULL) {
+    fprintf (stderr, "%s: %s\n", c->name, err.message);
+    return 0;
+  }
+  if (!frames_alloc (&f, c)) {
+    fprintf (stderr, "%s: no memory for the frames\n", c->name);
+    frames_free (&f);
+    cudaconv_frame_plan_free (plan);
     return 0;
   }
   cudaStreamCreateWithFlags (&s[0], cudaStreamNonBlocking);
