@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -278,6 +279,22 @@ tu_check (TuTally * tally, int ok)
   tally->checks++;
   if (!ok)
     tally->failures++;
+}
+
+int
+tu_expect (TuTally * tally, int ok, const char *format, ...)
+{
+  va_list args;
+
+  if (!ok) {
+    printf ("FAIL ");
+    va_start (args, format);
+    vprintf (format, args);
+    va_end (args);
+    printf ("\n");
+  }
+  tu_check (tally, ok);
+  return ok;
 }
 
 int

@@ -105,6 +105,10 @@ typedef struct
 } TuTally;
 
 void tu_check (TuTally * tally, int ok);
+/* tu_check, and on failure prints "FAIL " and the printf-style message.
+ * Returns ok, so a caller can stop at the first failure. */
+int tu_expect (TuTally * tally, int ok, const char *format, ...)
+    __attribute__ ((format (printf, 3, 4)));
 int tu_finish (const TuTally * tally, const char *name);
 
 #endif /* CUDACONV_TESTUTIL_H */

@@ -21,7 +21,6 @@
 #include "testutil.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,21 +84,7 @@ static TuTally tally;
 static long inexact_by_filter[N_FILTERS];
 static long samples_by_filter[N_FILTERS];
 
-static int
-expect (int ok, const char *format, ...)
-{
-  va_list args;
-
-  if (!ok) {
-    printf ("FAIL ");
-    va_start (args, format);
-    vprintf (format, args);
-    va_end (args);
-    printf ("\n");
-  }
-  tu_check (&tally, ok);
-  return ok;
-}
+#define expect(ok, ...) tu_expect (&tally, ok, __VA_ARGS__)
 
 /* ------------------------------------------------------------ filters */
 

@@ -25,21 +25,7 @@
 
 static TuTally tally;
 
-static int
-expect (int ok, const char *format, ...)
-{
-  va_list args;
-
-  if (!ok) {
-    printf ("FAIL ");
-    va_start (args, format);
-    vprintf (format, args);
-    va_end (args);
-    printf ("\n");
-  }
-  tu_check (&tally, ok);
-  return ok;
-}
+#define expect(ok, ...) tu_expect (&tally, ok, __VA_ARGS__)
 
 static int
 close_to (double got, double want, double tolerance)
