@@ -297,6 +297,20 @@ tu_expect (TuTally * tally, int ok, const char *format, ...)
   return ok;
 }
 
+void
+tu_expect_inexact_rate (TuTally * tally, const char *name, int name_width,
+    long samples, long inexact, double max_rate)
+{
+  double rate = (double) inexact / (samples > 0 ? samples : 1);
+
+  printf ("  %-*s %8ld integer samples, %5ld (%.3f%%) 1 LSB off the "
+      "naive value\n", name_width, name, samples, inexact, 100 * rate);
+  /* float against double only matters within ~1e-3 of .5; truncating
+   * or rounding the wrong way would be off half the time */
+  tu_expect (tally, rate < max_rate, "%s: %.3f%% of integer samples 1 LSB "
+      "off (at most %.1f%% expected)", name, 100 * rate, 100 * max_rate);
+}
+
 int
 tu_finish (const TuTally * tally, const char *name)
 {

@@ -109,6 +109,11 @@ void tu_check (TuTally * tally, int ok);
  * Returns ok, so a caller can stop at the first failure. */
 int tu_expect (TuTally * tally, int ok, const char *format, ...)
     __attribute__ ((format (printf, 3, 4)));
+/* For a group of integer samples compared with tu_compare: prints how
+ * many were 1 LSB off (name left-aligned in name_width columns) and
+ * expects that share to stay below max_rate. */
+void tu_expect_inexact_rate (TuTally * tally, const char *name,
+    int name_width, long samples, long inexact, double max_rate);
 int tu_finish (const TuTally * tally, const char *name);
 
 #endif /* CUDACONV_TESTUTIL_H */

@@ -460,18 +460,9 @@ test_all_combinations (TuRng * rng)
           }
   printf ("every filter x border x format x channels, %d times: %ld cases, "
       "%ld failed\n", ROUNDS, cases, failed);
-  for (int f = 0; f < N_FILTERS; f++) {
-    double rate = (double) inexact_by_filter[f] /
-        (samples_by_filter[f] > 0 ? samples_by_filter[f] : 1);
-    printf ("  %-21s %8ld integer samples, %5ld (%.3f%%) 1 LSB off the "
-        "naive value\n", filter_names[f], samples_by_filter[f],
-        inexact_by_filter[f], 100 * rate);
-    /* float against double only matters within ~1e-3 of .5; truncating
-     * or rounding the wrong way would be off half the time */
-    expect (rate < MAX_INEXACT_RATE, "%s: %.3f%% of integer samples 1 LSB "
-        "off (at most %.1f%% expected)", filter_names[f], 100 * rate,
-        100 * MAX_INEXACT_RATE);
-  }
+  for (int f = 0; f < N_FILTERS; f++)
+    tu_expect_inexact_rate (&tally, filter_names[f], 21, samples_by_filter[f],
+        inexact_by_filter[f], MAX_INEXACT_RATE);
 }
 
 /* ---------------------------------------------------------- rounding */

@@ -532,16 +532,9 @@ test_all_combinations (void)
           }
   printf ("every kind x border x format x channels, %d times: %ld clips, "
       "%ld failed\n", ROUNDS, cases, failed);
-  for (int k = 0; k < N_KINDS; k++) {
-    double rate = (double) inexact_by_kind[k] /
-        (samples_by_kind[k] > 0 ? samples_by_kind[k] : 1);
-    printf ("  %-17s %8ld integer samples, %5ld (%.3f%%) 1 LSB off the "
-        "naive value\n", kind_names[k], samples_by_kind[k],
-        inexact_by_kind[k], 100 * rate);
-    expect (rate < MAX_INEXACT_RATE, "%s: %.3f%% of integer samples 1 LSB "
-        "off (at most %.1f%% expected)", kind_names[k], 100 * rate,
-        100 * MAX_INEXACT_RATE);
-  }
+  for (int k = 0; k < N_KINDS; k++)
+    tu_expect_inexact_rate (&tally, kind_names[k], 17, samples_by_kind[k],
+        inexact_by_kind[k], MAX_INEXACT_RATE);
 }
 
 /* ------------------------------------------------------------ T = 0 */
