@@ -737,6 +737,23 @@ ec_backend_from_args (gint argc, gchar ** argv, const gchar ** backend,
   return -1;
 }
 
+gint
+ec_backend_init (gint * argc, gchar *** argv, const gchar * test,
+    const gchar ** backend, gdouble * tolerance, TuRng * rng)
+{
+  gint status;
+  gchar *name;
+
+  gst_check_init (argc, argv);
+  status = ec_backend_from_args (*argc, *argv, backend, tolerance);
+  if (status >= 0)
+    return status;
+  name = g_strdup_printf ("%s %s", test, *backend);
+  ec_init (rng, name);
+  g_free (name);
+  return -1;
+}
+
 CudaConvFramePlan *
 ec_frame_plan (const EcFormat * format, const EcParams * params,
     gint width, gint height)

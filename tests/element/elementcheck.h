@@ -183,6 +183,12 @@ gboolean ec_gpu_usable (gchar ** reason);
  * 2 (usage) or TU_EXIT_SKIP (cuda without a usable GPU, said why). */
 gint ec_backend_from_args (gint argc, gchar ** argv, const gchar ** backend,
     gdouble * tolerance);
+/* The start of main () for a test run on either backend: gst_check_init,
+ * ec_backend_from_args, then ec_init with the seed named "<test> cpu" or
+ * "<test> cuda".  Returns -1 to go on to the suite (built after this, so it
+ * may depend on the backend), else the exit status. */
+gint ec_backend_init (gint * argc, gchar *** argv, const gchar * test,
+    const gchar ** backend, gdouble * tolerance, TuRng * rng);
 
 G_END_DECLS
 

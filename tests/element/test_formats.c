@@ -82,13 +82,11 @@ formats_suite (void)
 int
 main (int argc, char **argv)
 {
-  gint status;
+  gint status = ec_backend_init (&argc, &argv, "test_formats", &backend,
+      &tolerance, &rng);
 
-  gst_check_init (&argc, &argv);
-  status = ec_backend_from_args (argc, argv, &backend, &tolerance);
   if (status >= 0)
     return status;
-  ec_init (&rng, backend[1] == 'u' ? "test_formats cuda" : "test_formats cpu");
   return gst_check_run_suite (formats_suite (), "cudaconvfilter-formats",
       __FILE__);
 }

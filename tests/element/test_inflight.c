@@ -464,14 +464,11 @@ inflight_suite (void)
 int
 main (int argc, char **argv)
 {
-  gint status;
+  gint status = ec_backend_init (&argc, &argv, "test_inflight", &backend,
+      &tolerance, &rng);
 
-  gst_check_init (&argc, &argv);
-  status = ec_backend_from_args (argc, argv, &backend, &tolerance);
   if (status >= 0)
     return status;
-  ec_init (&rng, backend[1] == 'u' ? "test_inflight cuda" :
-      "test_inflight cpu");
   return gst_check_run_suite (inflight_suite (), "cudaconvfilter-inflight",
       __FILE__);
 }

@@ -841,14 +841,11 @@ regions_suite (void)
 int
 main (int argc, char **argv)
 {
-  gint status;
+  gint status = ec_backend_init (&argc, &argv, "test_regions", &backend,
+      &tolerance, &rng);
 
-  gst_check_init (&argc, &argv);
-  status = ec_backend_from_args (argc, argv, &backend, &tolerance);
   if (status >= 0)
     return status;
-  ec_init (&rng, backend[1] == 'u' ? "test_regions cuda" :
-      "test_regions cpu");
   return gst_check_run_suite (regions_suite (), "cudaconvfilter-regions",
       __FILE__);
 }

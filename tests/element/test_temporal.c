@@ -768,14 +768,11 @@ temporal_suite (void)
 int
 main (int argc, char **argv)
 {
-  gint status;
+  gint status = ec_backend_init (&argc, &argv, "test_temporal", &backend,
+      &tolerance, &rng);
 
-  gst_check_init (&argc, &argv);
-  status = ec_backend_from_args (argc, argv, &backend, &tolerance);
   if (status >= 0)
     return status;
-  ec_init (&rng, backend[1] == 'u' ? "test_temporal cuda" :
-      "test_temporal cpu");
   return gst_check_run_suite (temporal_suite (), "cudaconvfilter-temporal",
       __FILE__);
 }
