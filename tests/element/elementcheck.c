@@ -843,13 +843,16 @@ ec_sequence_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 }
 
 void
-ec_record_sequence (GstHarness * h, GString * sequence)
+ec_record_sequence (GstHarness * h, GString ** sequence)
 {
   GstPad *pad = gst_element_get_static_pad (h->element, "src");
 
+  if (*sequence == NULL)
+    *sequence = g_string_new (NULL);
+  g_string_truncate (*sequence, 0);
   gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER |
       GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM | GST_PAD_PROBE_TYPE_EVENT_FLUSH,
-      ec_sequence_probe, sequence, NULL);
+      ec_sequence_probe, *sequence, NULL);
   gst_object_unref (pad);
 }
 

@@ -110,9 +110,10 @@ GstBuffer *ec_make_numbered_input (const EcFormat * format, gint width,
 /* Fails the test unless out carries input i's timestamps, offsets, flag
  * and meta (where names it). */
 void ec_check_numbered_output (GstBuffer * out, guint i, const gchar * where);
-/* Appends to sequence what leaves h's element, in order: 'B' a buffer, 'C'
- * caps, 'S' a segment, 'E' EOS, 'F' a flush event. */
-void ec_record_sequence (GstHarness * h, GString * sequence);
+/* Appends to *sequence what leaves h's element, in order: 'B' a buffer,
+ * 'C' caps, 'S' a segment, 'E' EOS, 'F' a flush event.  *sequence is made
+ * on first use and emptied here, so a test can keep one for its runs. */
+void ec_record_sequence (GstHarness * h, GString ** sequence);
 
 /* The frame plan the library's CPU reference runs for params on a width x
  * height frame of format (every plane as ec_expect_plane says); fails the

@@ -46,10 +46,7 @@ harness_new (guint n)
   g_object_set (element, "frames-in-flight", n, NULL);
   h = ec_harness_wrap (element, &rng);
   gst_object_unref (element);
-  if (sequence == NULL)
-    sequence = g_string_new (NULL);
-  g_string_truncate (sequence, 0);
-  ec_record_sequence (h, sequence);
+  ec_record_sequence (h, &sequence);
   return h;
 }
 

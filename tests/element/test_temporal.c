@@ -49,10 +49,7 @@ harness_new (void)
 
   h = ec_harness_wrap (element, &rng);
   gst_object_unref (element);
-  if (sequence == NULL)
-    sequence = g_string_new (NULL);
-  g_string_truncate (sequence, 0);
-  ec_record_sequence (h, sequence);
+  ec_record_sequence (h, &sequence);
   return h;
 }
 
