@@ -96,33 +96,12 @@ typedef struct
 static CudaConvFramePlan *
 plan_new (const EcFormat * format, gint t)
 {
-  CudaConvFrameDesc desc = { 0, };
-  CudaConvError err = { 0, };
-  CudaConvFramePlan *plan;
   EcParams params;
-  gint p;
 
   ec_params_init (&params, CUDACONV_KIND_GAUSSIAN);
   params.radius = 1;
   params.temporal_radius = t;
-  desc.n_planes = format->n_planes;
-  for (p = 0; p < format->n_planes; p++) {
-    CudaConvPlaneDesc *pd = &desc.planes[p];
-    EcPlaneExpect e;
-
-    ec_expect_plane (format, p, &params, WIDTH, HEIGHT, &e);
-    pd->width = e.width;
-    pd->height = e.height;
-    pd->channels = e.channels;
-    pd->type = e.type;
-    pd->max_value = e.max_value;
-    pd->shift = e.shift;
-    pd->filter = e.desc;
-    pd->map = e.map;
-  }
-  plan = cudaconv_frame_plan_new (&desc, &err);
-  fail_unless (plan != NULL, "the test's plan is invalid: %s", err.message);
-  return plan;
+  return ec_frame_plan (format, &params, WIDTH, HEIGHT);
 }
 
 static RunRec *
