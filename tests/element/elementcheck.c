@@ -9,6 +9,7 @@
 
 #include "elementcheck.h"
 
+#include <math.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- formats */
@@ -782,6 +783,71 @@ ec_frame_plan (const EcFormat * format, const EcParams * params,
   plan = cudaconv_frame_plan_new (&desc, &err);
   fail_unless (plan != NULL, "the test's frame plan: %s", err.message);
   return plan;
+}
+
+GstBuffer *
+ec_reference_regions (const EcFormat * format, const EcParams * params,
+    GArray * regions, CudaConvRegionMode mode, gint feather, gdouble scale,
+    const GstVideoInfo * info, GstBuffer * in, const gchar * what)
+{
+  GPtrArray *plans = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      cudaconv_frame_plan_free);
+  gint width = GST_VIDEO_INFO_WIDTH (info);
+  gint height = GST_VIDEO_INFO_HEIGHT (info);
+  CudaConvRegionJob job = { 0, };
+  CudaConvError err = { 0, };
+  GstVideoFrame fin, fref;
+  CudaConvFrame src, dst;
+  GstBuffer *ref;
+  guint i;
+
+  g_ptr_array_add (plans, ec_frame_plan (format, params, width, height));
+  if (scale > 0) {
+    /* one plan per region: the element shares them by radius, which must
+     * not change the result */
+    for (i = 0; i < regions->len; i++) {
+      CudaConvRegion *r = &g_array_index (regions, CudaConvRegion, i);
+      EcParams scaled = *params;
+      gdouble v = floor (scale * MIN (r->width, r->height) + 0.5);
+
+      scaled.radius = (gint) CLAMP (v, 1, CUDACONV_MAX_RADIUS);
+      g_ptr_array_add (plans, ec_frame_plan (format, &scaled, width, height));
+      r->plan = plans->len - 1;
+    }
+  }
+  job.mode = mode;
+  job.feather = feather;
+  job.regions = (const CudaConvRegion *) regions->data;
+  job.n_regions = regions->len;
+  job.plans = (const CudaConvFramePlan * const *) plans->pdata;
+  job.n_plans = plans->len;
+
+  ref = gst_buffer_new_allocate (NULL, info->size, NULL);
+  fail_unless (gst_video_frame_map (&fin, info, in, GST_MAP_READ));
+  fail_unless (gst_video_frame_map (&fref, info, ref, GST_MAP_WRITE));
+  ec_frame_of (&fin, &src);
+  ec_frame_of (&fref, &dst);
+  fail_unless (cudaconv_cpu_run_regions (&job, &src, &dst, 0, &err) ==
+      CUDACONV_OK, "%s: the CPU reference failed: %s", what, err.message);
+  gst_video_frame_unmap (&fref);
+  gst_video_frame_unmap (&fin);
+  g_ptr_array_unref (plans);
+  return ref;
+}
+
+gboolean
+ec_in_some_region (const GArray * regions, gint sx, gint sy, gint x, gint y)
+{
+  guint i;
+
+  for (i = 0; i < regions->len; i++) {
+    const CudaConvRegion *r = &g_array_index (regions, CudaConvRegion, i);
+
+    if (x >= r->x / sx && x < (r->x + r->width + sx - 1) / sx &&
+        y >= r->y / sy && y < (r->y + r->height + sy - 1) / sy)
+      return TRUE;
+  }
+  return FALSE;
 }
 
 void

@@ -120,6 +120,21 @@ void ec_record_sequence (GstHarness * h, GString ** sequence);
  * test when the library refuses it. */
 CudaConvFramePlan *ec_frame_plan (const EcFormat * format,
     const EcParams * params, gint width, gint height);
+/* The CPU reference of a region job on in, a frame of info and format,
+ * into a new buffer of the same layout: regions (CudaConvRegion) in mode
+ * with feather, filtered with params, or where scale > 0 each with a plan
+ * of its own of radius scale x its smaller side (1 to CUDACONV_MAX_RADIUS;
+ * set as the region's plan).  Fails the test, saying what, when the
+ * library refuses the job. */
+GstBuffer *ec_reference_regions (const EcFormat * format,
+    const EcParams * params, GArray * regions, CudaConvRegionMode mode,
+    gint feather, gdouble scale, const GstVideoInfo * info, GstBuffer * in,
+    const gchar * what);
+/* Whether plane pixel (x, y) lies in one of regions (CudaConvRegion), with
+ * the library's mapping of luma rectangles onto a plane subsampled by sx,
+ * sy. */
+gboolean ec_in_some_region (const GArray * regions, gint sx, gint sy, gint x,
+    gint y);
 /* A mapped frame's planes as a host CudaConvFrame. */
 void ec_frame_of (GstVideoFrame * vf, CudaConvFrame * f);
 /* Plane p of a mapped frame as an image of e's geometry. */

@@ -26,7 +26,6 @@
 
 #include "elementcheck.h"
 
-#include <math.h>
 #include <string.h>
 
 #define PHOTO "/usr/share/doc/opencv-doc/examples/data/messi5.jpg"
@@ -138,23 +137,6 @@ face_regions (GstBuffer * in, gint margin, gint width, gint height,
   return regions;
 }
 
-/* Whether plane pixel (x, y) lies in a region, with the library's mapping
- * of luma rectangles onto a plane subsampled by sx, sy. */
-static gboolean
-in_some_region (const GArray * regions, gint sx, gint sy, gint x, gint y)
-{
-  guint i;
-
-  for (i = 0; i < regions->len; i++) {
-    const CudaConvRegion *r = &g_array_index (regions, CudaConvRegion, i);
-
-    if (x >= r->x / sx && x < (r->x + r->width + sx - 1) / sx &&
-        y >= r->y / sy && y < (r->y + r->height + sy - 1) / sy)
-      return TRUE;
-  }
-  return FALSE;
-}
-
 /* The output against the CPU reference of the regions on the input; the
  * pixels outside them the input's exactly; some inside changed. */
 static void
@@ -162,19 +144,13 @@ check_output (const FaceCase * fc, const GstVideoInfo * info, GstBuffer * in,
     GstBuffer * out, const gchar * what)
 {
   const EcFormat *format = ec_format_find (fc->format);
-  GPtrArray *plans = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      cudaconv_frame_plan_free);
-  CudaConvRegionJob job = { 0, };
-  CudaConvError err = { 0, };
   gint width = GST_VIDEO_INFO_WIDTH (info);
   gint height = GST_VIDEO_INFO_HEIGHT (info);
   GstVideoFrame fin, fout, fref;
-  CudaConvFrame src, dst;
   GArray *regions;
   GstBuffer *ref;
   EcParams params;
   gint p;
-  guint i;
   glong changed = 0;
 
   fail_unless (format != NULL);
@@ -185,33 +161,11 @@ check_output (const FaceCase * fc, const GstVideoInfo * info, GstBuffer * in,
 
   ec_params_init (&params, fc->kind);
   params.radius = fc->radius;
-  g_ptr_array_add (plans, ec_frame_plan (format, &params, width, height));
-  if (fc->scale > 0) {
-    for (i = 0; i < regions->len; i++) {
-      CudaConvRegion *r = &g_array_index (regions, CudaConvRegion, i);
-      EcParams scaled = params;
-      gdouble v = floor (fc->scale * MIN (r->width, r->height) + 0.5);
-
-      scaled.radius = (gint) CLAMP (v, 1, CUDACONV_MAX_RADIUS);
-      g_ptr_array_add (plans, ec_frame_plan (format, &scaled, width, height));
-      r->plan = plans->len - 1;
-    }
-  }
-  job.mode = CUDACONV_REGIONS_INSIDE;
-  job.feather = fc->feather;
-  job.regions = (const CudaConvRegion *) regions->data;
-  job.n_regions = regions->len;
-  job.plans = (const CudaConvFramePlan * const *) plans->pdata;
-  job.n_plans = plans->len;
-
-  ref = gst_buffer_new_allocate (NULL, info->size, NULL);
+  ref = ec_reference_regions (format, &params, regions,
+      CUDACONV_REGIONS_INSIDE, fc->feather, fc->scale, info, in, what);
   fail_unless (gst_video_frame_map (&fin, info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fout, info, out, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&fref, info, ref, GST_MAP_WRITE));
-  ec_frame_of (&fin, &src);
-  ec_frame_of (&fref, &dst);
-  fail_unless (cudaconv_cpu_run_regions (&job, &src, &dst, 0, &err) ==
-      CUDACONV_OK, "%s: the CPU reference failed: %s", what, err.message);
+  fail_unless (gst_video_frame_map (&fref, info, ref, GST_MAP_READ));
 
   for (p = 0; p < format->n_planes; p++) {
     EcPlaneExpect e;
@@ -229,7 +183,7 @@ check_output (const FaceCase * fc, const GstVideoInfo * info, GstBuffer * in,
         "%s differs from the CPU reference (see above)", label);
     for (y = 0; y < e.height; y++) {
       for (x = 0; x < e.width; x++) {
-        gboolean inside = in_some_region (regions, sx, sy, x, y);
+        gboolean inside = ec_in_some_region (regions, sx, sy, x, y);
 
         for (c = 0; c < e.channels; c++) {
           gboolean same = tu_sample_get (&got, x, y, c) ==
@@ -252,7 +206,6 @@ check_output (const FaceCase * fc, const GstVideoInfo * info, GstBuffer * in,
   gst_video_frame_unmap (&fout);
   gst_video_frame_unmap (&fin);
   gst_buffer_unref (ref);
-  g_ptr_array_unref (plans);
   g_array_unref (regions);
 }
 

@@ -19,7 +19,6 @@
 
 #include "elementcheck.h"
 
-#include <math.h>
 #include <string.h>
 
 static TuRng rng;
@@ -205,23 +204,6 @@ expected_regions (GstBuffer * in, const RegionProps * rp, gint width,
 
 /* ------------------------------------------------------------ reference */
 
-/* Whether plane pixel (x, y) lies in a region, with the library's mapping
- * of luma rectangles onto a plane subsampled by sx, sy. */
-static gboolean
-in_some_region (const GArray * regions, gint sx, gint sy, gint x, gint y)
-{
-  guint i;
-
-  for (i = 0; i < regions->len; i++) {
-    const CudaConvRegion *r = &g_array_index (regions, CudaConvRegion, i);
-
-    if (x >= r->x / sx && x < (r->x + r->width + sx - 1) / sx &&
-        y >= r->y / sy && y < (r->y + r->height + sy - 1) / sy)
-      return TRUE;
-  }
-  return FALSE;
-}
-
 /* Checks out against the library's CPU run of the job the test derives
  * (params for the filter, rp for the regions) on in, and in inside mode
  * that every pixel outside the regions is in's.  Returns the number of
@@ -232,49 +214,22 @@ check_regions_output (const EcFormat * format, const EcParams * params,
     GstBuffer * out, const gchar * what)
 {
   GArray *regions = expected_regions (in, rp, width, height);
-  GPtrArray *plans = g_ptr_array_new_with_free_func ((GDestroyNotify)
-      cudaconv_frame_plan_free);
   gboolean inside = strcmp (rp->mode, "inside") == 0;
-  CudaConvRegionJob job = { 0, };
-  CudaConvError err = { 0, };
   GstVideoInfo info;
   GstVideoFrame fin, fout, fref;
-  CudaConvFrame src, dst;
   GstBuffer *ref;
-  guint i, n_regions = regions->len;
+  guint n_regions = regions->len;
   gint p;
-
-  g_ptr_array_add (plans, ec_frame_plan (format, params, width, height));
-  if (inside && rp->scale > 0) {
-    /* one plan per region: the element shares them by radius, which must
-     * not change the result */
-    for (i = 0; i < regions->len; i++) {
-      CudaConvRegion *r = &g_array_index (regions, CudaConvRegion, i);
-      EcParams scaled = *params;
-      gdouble v = floor (rp->scale * MIN (r->width, r->height) + 0.5);
-
-      scaled.radius = (gint) CLAMP (v, 1, CUDACONV_MAX_RADIUS);
-      g_ptr_array_add (plans, ec_frame_plan (format, &scaled, width, height));
-      r->plan = plans->len - 1;
-    }
-  }
-  job.mode = inside ? CUDACONV_REGIONS_INSIDE : CUDACONV_REGIONS_OUTSIDE;
-  job.feather = rp->feather;
-  job.regions = (const CudaConvRegion *) regions->data;
-  job.n_regions = regions->len;
-  job.plans = (const CudaConvFramePlan * const *) plans->pdata;
-  job.n_plans = plans->len;
 
   fail_unless (gst_video_info_set_format (&info,
           gst_video_format_from_string (format->name), width, height));
-  ref = gst_buffer_new_allocate (NULL, info.size, NULL);
+  /* the scale sizes plans for the regions to filter: inside mode only */
+  ref = ec_reference_regions (format, params, regions,
+      inside ? CUDACONV_REGIONS_INSIDE : CUDACONV_REGIONS_OUTSIDE,
+      rp->feather, inside ? rp->scale : 0, &info, in, what);
   fail_unless (gst_video_frame_map (&fin, &info, in, GST_MAP_READ));
   fail_unless (gst_video_frame_map (&fout, &info, out, GST_MAP_READ));
-  fail_unless (gst_video_frame_map (&fref, &info, ref, GST_MAP_WRITE));
-  ec_frame_of (&fin, &src);
-  ec_frame_of (&fref, &dst);
-  fail_unless (cudaconv_cpu_run_regions (&job, &src, &dst, 0, &err) ==
-      CUDACONV_OK, "%s: the CPU reference failed: %s", what, err.message);
+  fail_unless (gst_video_frame_map (&fref, &info, ref, GST_MAP_READ));
 
   for (p = 0; p < format->n_planes; p++) {
     EcPlaneExpect e;
@@ -294,7 +249,7 @@ check_regions_output (const EcFormat * format, const EcParams * params,
         "%s differs from the CPU reference (see above)", label);
     for (y = 0; inside && y < e.height; y++) {
       for (x = 0; x < e.width; x++) {
-        if (in_some_region (regions, sx, sy, x, y))
+        if (ec_in_some_region (regions, sx, sy, x, y))
           continue;
         for (c = 0; c < e.channels; c++)
           fail_unless (tu_sample_get (&got, x, y, c) ==
@@ -308,7 +263,6 @@ check_regions_output (const EcFormat * format, const EcParams * params,
   gst_video_frame_unmap (&fout);
   gst_video_frame_unmap (&fin);
   gst_buffer_unref (ref);
-  g_ptr_array_unref (plans);
   g_array_unref (regions);
   return n_regions;
 }
