@@ -77,6 +77,23 @@ cc_need() {
   done
 }
 
+# Chooses how a script encodes its output clip: x264enc into MP4 where both
+# are installed (the arguments are more x264enc properties), else lossless
+# FFV1 into Matroska; dies when neither is.  Sets CC_ENCODE (gst-launch
+# words, to be followed by a sink) and CC_EXT (the file extension).
+cc_pick_encoder() {
+  if cc_have x264enc && cc_have mp4mux; then
+    CC_ENCODE=(x264enc speed-preset=veryfast "$@" ! mp4mux)
+    CC_EXT=mp4
+  elif cc_have avenc_ffv1 && cc_have matroskamux; then
+    CC_ENCODE=(avenc_ffv1 ! matroskamux)
+    CC_EXT=mkv
+  else
+    die "no encoder: install x264enc (gstreamer1.0-plugins-ugly) or" \
+      "avenc_ffv1 (gstreamer1.0-libav)"
+  fi
+}
+
 # cc_launch LOG ARGS...: runs gst-launch-1.0 -m ARGS with its output in LOG
 # (-m prints the bus messages, among them cudaconvfilter-backend); shows
 # the log and fails when the pipeline fails.

@@ -53,18 +53,8 @@ seed=${NOISE_SEED:-1}
 out=$(cc_out_dir)
 cc_need rawvideoparse compositor textoverlay videoconvert videocrop pngenc
 
-if cc_have x264enc && cc_have mp4mux; then
-  # nearly transparent quality: the noise is what the clip is about
-  encode=(x264enc speed-preset=veryfast pass=qual quantizer=18 bitrate=100000
-    ! mp4mux)
-  ext=mp4
-elif cc_have avenc_ffv1 && cc_have matroskamux; then
-  encode=(avenc_ffv1 ! matroskamux)
-  ext=mkv
-else
-  die "no encoder: install x264enc (gstreamer1.0-plugins-ugly) or" \
-    "avenc_ffv1 (gstreamer1.0-libav)"
-fi
+# nearly transparent quality: the noise is what the clip is about
+cc_pick_encoder pass=qual quantizer=18 bitrate=100000
 
 # the noise generator: from the build, or compiled here
 noise=${CC_PLUGIN_DIR%/gst}/pipelines/cudaconv-noise
@@ -203,9 +193,9 @@ done
 side_by_side "$noisy" "$denoised" \
   "noisy (sigma $sigma): PSNR $psnr_noisy dB" \
   "denoised (${filter[*]}): PSNR $psnr_denoised dB" \
-  videoconvert ! video/x-raw,format=I420 ! "${encode[@]}" \
-  ! filesink location="$out/denoise.$ext"
+  videoconvert ! video/x-raw,format=I420 ! "${CC_ENCODE[@]}" \
+  ! filesink location="$out/denoise.$CC_EXT"
 rm -f "$clean" "$noisy" "$denoised" "$spatial"
 
-say "wrote $out/denoise.$ext and side-by-side-NNN.png (frames 0, $middle," \
+say "wrote $out/denoise.$CC_EXT and side-by-side-NNN.png (frames 0, $middle," \
   "$((frames - 1))) in $out"

@@ -27,24 +27,16 @@ frames=${FRAMES:-60}
 out=$(cc_out_dir)
 cc_need decodebin videoconvert
 
-if cc_have x264enc && cc_have mp4mux; then
-  encode=(x264enc speed-preset=veryfast ! mp4mux)
-  ext=mp4
-elif cc_have avenc_ffv1 && cc_have matroskamux; then
-  encode=(avenc_ffv1 ! matroskamux)
-  ext=mkv
-else
-  die "no encoder: install x264enc (gstreamer1.0-plugins-ugly) or" \
-    "avenc_ffv1 (gstreamer1.0-libav)"
-fi
+# shellcheck disable=SC2119  # no x264enc properties to add
+cc_pick_encoder
 
 if [[ -z $input ]]; then
-  input=$out/input.$ext
+  input=$out/input.$CC_EXT
   say "no input given: making $input ($frames frames of the test scene)"
   cc_need videotestsrc compositor textoverlay
   cc_scene 1280 720 "$frames"
   cc_launch "$out/input.log" "${CC_SCENE_HEAD[@]}" ! videoconvert \
-    ! video/x-raw,format=I420 ! "${encode[@]}" ! filesink location="$input" \
+    ! video/x-raw,format=I420 ! "${CC_ENCODE[@]}" ! filesink location="$input" \
     "${CC_SCENE_SOURCES[@]}"
 fi
 [[ -f $input ]] || die "no such file: $input"
@@ -52,6 +44,6 @@ fi
 say "sobel edges (scale $scale) of $input"
 cc_launch "$out/pipeline.log" filesrc location="$input" ! decodebin \
   ! videoconvert ! cudaconvfilter kernel=sobel scale="$scale" ! videoconvert \
-  ! "${encode[@]}" ! filesink location="$out/edges.$ext"
+  ! "${CC_ENCODE[@]}" ! filesink location="$out/edges.$CC_EXT"
 cc_say_backend "$out/pipeline.log"
-say "wrote $out/edges.$ext in $(cc_elapsed "$out/pipeline.log") s"
+say "wrote $out/edges.$CC_EXT in $(cc_elapsed "$out/pipeline.log") s"

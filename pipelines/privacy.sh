@@ -146,16 +146,8 @@ fi
 
 [[ -f $input ]] || die "no such file: $input"
 cc_need decodebin
-if cc_have x264enc && cc_have mp4mux; then
-  encode=(x264enc speed-preset=veryfast ! mp4mux)
-  ext=mp4
-elif cc_have avenc_ffv1 && cc_have matroskamux; then
-  encode=(avenc_ffv1 ! matroskamux)
-  ext=mkv
-else
-  die "no encoder: install x264enc (gstreamer1.0-plugins-ugly) or" \
-    "avenc_ffv1 (gstreamer1.0-libav)"
-fi
+# shellcheck disable=SC2119  # no x264enc properties to add
+cc_pick_encoder
 limit=()
 # (identity lets a few more through than eos-after with some decoders:
 # the frames said below are those facedetect saw)
@@ -168,8 +160,8 @@ say "faces of $input through facedetect ! cudaconvfilter ${filter[*]}"
 start=${EPOCHREALTIME/,/.}
 cc_launch "$out/pipeline.log" filesrc location="$input" ! decodebin \
   "${limit[@]}" ! videoconvert ! "${detect[@]}" \
-  ! cudaconvfilter "${filter[@]}" ! videoconvert ! "${encode[@]}" \
-  ! filesink location="$out/privacy.$ext"
+  ! cudaconvfilter "${filter[@]}" ! videoconvert ! "${CC_ENCODE[@]}" \
+  ! filesink location="$out/privacy.$CC_EXT"
 seconds=$(awk -v a="$start" -v b="${EPOCHREALTIME/,/.}" 'BEGIN {
   printf "%.3f\n", b - a }')
 cc_say_backend "$out/pipeline.log"
@@ -181,4 +173,4 @@ say "$frames frames in $seconds s:" \
   "$(awk -v s="$seconds" -v n="$frames" 'BEGIN { printf "%.1f", n / s }')" \
   "fps (decoding, face detection and encoding included, wall clock of" \
   "gst-launch-1.0 from its start)"
-say "wrote $out/privacy.$ext"
+say "wrote $out/privacy.$CC_EXT"
