@@ -69,6 +69,24 @@ tu_rng_double (TuRng * rng)
   return (tu_rng_next (rng) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+const TuFormat tu_formats[TU_N_FORMATS] = {
+  {CUDACONV_SAMPLE_U8, 0, 0, "u8"},
+  {CUDACONV_SAMPLE_U16, 0, 0, "u16"},
+  {CUDACONV_SAMPLE_U16, 1023, 0, "u16 10-bit"},
+  {CUDACONV_SAMPLE_U16, 1023, 6, "u16 P010"},
+  {CUDACONV_SAMPLE_F32, 0, 0, "f32"},
+};
+
+double
+tu_format_top (const TuFormat * fmt)
+{
+  if (fmt->type == CUDACONV_SAMPLE_F32)
+    return 1.0;
+  if (fmt->max_value > 0)
+    return fmt->max_value;
+  return fmt->type == CUDACONV_SAMPLE_U8 ? 255 : 65535;
+}
+
 void
 tu_image_alloc (TuImage * image, int width, int height, int channels,
     CudaConvSampleType type, int max_value, int shift, size_t pad_bytes)

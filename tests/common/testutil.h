@@ -39,6 +39,22 @@ int tu_rng_int (TuRng * rng, int lo, int hi);
 /* Uniform double in [0, 1). */
 double tu_rng_double (TuRng * rng);
 
+/* The sample formats the kernel tests go through: 8 and 16 bits, 10 bits
+ * in the low bits and (P010) in the high bits, and float. */
+typedef struct
+{
+  CudaConvSampleType type;
+  int max_value;
+  int shift;
+  const char *name;
+} TuFormat;
+
+#define TU_N_FORMATS 5
+extern const TuFormat tu_formats[TU_N_FORMATS];
+
+/* The largest value of a format in sample units (f32: 1). */
+double tu_format_top (const TuFormat * fmt);
+
 /* A plane owned by a test: view describes it, alloc/bytes are the whole
  * allocation (stride * height bytes), shadow a copy of the poison written
  * into it so padding can be checked afterwards. */

@@ -45,40 +45,12 @@ static const char *filter_names[N_FILTERS] = { "gaussian", "box", "sharpen",
   "custom non-separable"
 };
 
-typedef struct
-{
-  CudaConvSampleType type;
-  int max_value;
-  int shift;
-  const char *name;
-} Format;
-
-#define N_FORMATS 5
-static const Format formats[N_FORMATS] = {
-  {CUDACONV_SAMPLE_U8, 0, 0, "u8"},
-  {CUDACONV_SAMPLE_U16, 0, 0, "u16"},
-  {CUDACONV_SAMPLE_U16, 1023, 0, "u16 10-bit"},
-  {CUDACONV_SAMPLE_U16, 1023, 6, "u16 P010"},
-  {CUDACONV_SAMPLE_F32, 0, 0, "f32"},
-};
-
 #define N_BORDERS 5
 /* times every filter x border x format x channels combination runs, each
  * time on a new random case */
 #define ROUNDS 3
 /* largest share of integer samples 1 LSB off the naive value */
 #define MAX_INEXACT_RATE 0.01
-
-/* The largest value of a format in sample units (f32: 1). */
-static double
-format_top (const Format * fmt)
-{
-  if (fmt->type == CUDACONV_SAMPLE_F32)
-    return 1.0;
-  if (fmt->max_value > 0)
-    return fmt->max_value;
-  return fmt->type == CUDACONV_SAMPLE_U8 ? 255 : 65535;
-}
 
 static TuTally tally;
 static long inexact_by_filter[N_FILTERS];
@@ -277,9 +249,9 @@ check_raw (const CudaConvImage * got, const CudaConvImage * want,
 }
 
 static void
-random_map (CudaConvChannelMap * map, const Format * fmt, TuRng * rng)
+random_map (CudaConvChannelMap * map, const TuFormat * fmt, TuRng * rng)
 {
-  int top = (int) format_top (fmt);
+  int top = (int) tu_format_top (fmt);
 
   cudaconv_channel_map_init (map);
   for (int c = 0; c < CUDACONV_MAX_CHANNELS; c++) {
@@ -305,7 +277,7 @@ typedef struct
   int width;
   int height;
   int channels;
-  const Format *format;
+  const TuFormat *format;
   size_t src_pad;
   size_t dst_pad;
   int n_threads;
@@ -324,7 +296,7 @@ pick_threads (TuRng * rng)
 static long
 run_case (const TestFilter * tf, const Geometry * g, TuRng * rng)
 {
-  const Format *fmt = g->format;
+  const TuFormat *fmt = g->format;
   TuImage src, dst, want;
   uint8_t *src_copy;
   CudaConvError err = { 0 };
@@ -408,7 +380,7 @@ random_size (int *w, int *h, TuRng * rng)
 /* One random case of filter f, border b, format fmt with ch channels;
  * returns 0 when it failed. */
 static int
-one_combination (Filter f, CudaConvBorder b, const Format * fmt, int ch,
+one_combination (Filter f, CudaConvBorder b, const TuFormat * fmt, int ch,
     TuRng * rng)
 {
   Geometry g = { 0 };
@@ -430,7 +402,7 @@ one_combination (Filter f, CudaConvBorder b, const Format * fmt, int ch,
     random_map (&map, fmt, rng);
     g.map = &map;
   }
-  make_filter (&tf, f, b, max_radius, format_top (fmt), rng);
+  make_filter (&tf, f, b, max_radius, tu_format_top (fmt), rng);
   if (max_radius > 4 && tu_rng_int (rng, 0, 1))
     tf.desc.radius_x = g.width + tu_rng_int (rng, 0, 3);        /* past it */
 
@@ -453,10 +425,10 @@ test_all_combinations (TuRng * rng)
   for (int round = 0; round < ROUNDS; round++)
     for (int f = 0; f < N_FILTERS; f++)
       for (int b = 0; b < N_BORDERS; b++)
-        for (int t = 0; t < N_FORMATS; t++)
+        for (int t = 0; t < TU_N_FORMATS; t++)
           for (int ch = 1; ch <= 4; ch++) {
             cases++;
-            failed += !one_combination (f, b, &formats[t], ch, rng);
+            failed += !one_combination (f, b, &tu_formats[t], ch, rng);
           }
   printf ("every filter x border x format x channels, %d times: %ld cases, "
       "%ld failed\n", ROUNDS, cases, failed);
@@ -477,8 +449,8 @@ test_rounding (TuRng * rng)
   static const double one[1] = { 1 };
   long cases = 0;
 
-  for (int t = 0; t < N_FORMATS; t++) {
-    if (formats[t].type == CUDACONV_SAMPLE_F32)
+  for (int t = 0; t < TU_N_FORMATS; t++) {
+    if (tu_formats[t].type == CUDACONV_SAMPLE_F32)
       continue;
     for (int k = 0; k < 5; k++) {
       Geometry g = { 0 };
@@ -526,12 +498,12 @@ test_rounding (TuRng * rng)
       g.width = tu_rng_int (rng, 1, 40);
       g.height = tu_rng_int (rng, 1, 30);
       g.channels = tu_rng_int (rng, 1, 4);
-      g.format = &formats[t];
+      g.format = &tu_formats[t];
       g.dst_pad = tu_rng_int (rng, 0, 5);
       g.n_threads = pick_threads (rng);
       inexact = run_case (&tf, &g, rng);
       expect (inexact == 0, "rounding case %d on %s: %ld samples not "
-          "rounded to nearest even", k, formats[t].name, inexact);
+          "rounded to nearest even", k, tu_formats[t].name, inexact);
       cases++;
     }
   }
@@ -546,7 +518,7 @@ test_threads_identical (TuRng * rng)
   static const int counts[] = { 1, 2, 7, 0 };
 
   for (int f = 0; f < N_FILTERS; f++) {
-    const Format *fmt = &formats[tu_rng_int (rng, 0, N_FORMATS - 1)];
+    const TuFormat *fmt = &tu_formats[tu_rng_int (rng, 0, TU_N_FORMATS - 1)];
     int channels = tu_rng_int (rng, 2, 4), width = 321, height = 97;
     TestFilter tf;
     CudaConvPlan *plan;
@@ -558,7 +530,7 @@ test_threads_identical (TuRng * rng)
     /* vertical radius 7 to 9: separable filters use the frame-wide
      * intermediate with 7 threads (7 x 15 or more rows of bands and halos
      * exceed 97) and the per-band ring with 1 or 2 */
-    make_filter (&tf, f, tu_rng_int (rng, 0, 4), 3, format_top (fmt), rng);
+    make_filter (&tf, f, tu_rng_int (rng, 0, 4), 3, tu_format_top (fmt), rng);
     if (f != F_SOBEL && f != F_LAPLACIAN && f < F_RANK1)
       tf.desc.radius_y = tu_rng_int (rng, 7, 9);
     describe (desc, sizeof (desc), &tf);
@@ -656,7 +628,7 @@ test_copy_rows (TuRng * rng)
 static void
 test_channel_maps (TuRng * rng)
 {
-  for (int t = 0; t < N_FORMATS; t++) {
+  for (int t = 0; t < TU_N_FORMATS; t++) {
     for (int variant = 0; variant < 4; variant++) {
       CudaConvChannelMap map;
       Geometry g = { 0 };
@@ -667,7 +639,7 @@ test_channel_maps (TuRng * rng)
       map.action[3] = CUDACONV_CHANNEL_COPY;
       if (variant >= 1) {
         map.action[1] = CUDACONV_CHANNEL_FILL;
-        map.fill[1] = formats[t].type == CUDACONV_SAMPLE_F32 ? 0.5f : 128.5f;
+        map.fill[1] = tu_formats[t].type == CUDACONV_SAMPLE_F32 ? 0.5f : 128.5f;
       }
       if (variant == 2)
         map.action[0] = CUDACONV_CHANNEL_FILL;
@@ -678,13 +650,13 @@ test_channel_maps (TuRng * rng)
       g.width = tu_rng_int (rng, 1, 33);
       g.height = tu_rng_int (rng, 1, 20);
       g.channels = 4;
-      g.format = &formats[t];
+      g.format = &tu_formats[t];
       g.src_pad = 6;
       g.dst_pad = 2;
       g.n_threads = pick_threads (rng);
       g.map = &map;
       make_filter (&tf, tu_rng_int (rng, 0, N_FILTERS - 1),
-          tu_rng_int (rng, 0, 4), 3, format_top (&formats[t]), rng);
+          tu_rng_int (rng, 0, 4), 3, tu_format_top (&tu_formats[t]), rng);
       run_case (&tf, &g, rng);
       filter_clear (&tf);
     }
@@ -704,7 +676,7 @@ test_large_radii (TuRng * rng)
     g.width = tu_rng_int (rng, 1, 6);
     g.height = tu_rng_int (rng, 1, 5);
     g.channels = tu_rng_int (rng, 1, 4);
-    g.format = &formats[iter % N_FORMATS];
+    g.format = &tu_formats[iter % TU_N_FORMATS];
     g.n_threads = pick_threads (rng);
     make_filter (&tf, box ? F_BOX : F_GAUSSIAN, tu_rng_int (rng, 0, 4), 1,
         1, rng);
@@ -723,10 +695,10 @@ test_passes (TuRng * rng)
 {
   long cases = 0;
 
-  for (int t = 0; t < N_FORMATS; t++)
+  for (int t = 0; t < TU_N_FORMATS; t++)
     for (int b = 0; b < N_BORDERS; b++)
       for (int vertical = 0; vertical < 2; vertical++) {
-        const Format *fmt = &formats[t];
+        const TuFormat *fmt = &tu_formats[t];
         int w, h, ch = tu_rng_int (rng, 1, 4), n_threads = pick_threads (rng);
         int r, symmetric = tu_rng_int (rng, 0, 1);
         double *taps, abs_sum = 0, top;

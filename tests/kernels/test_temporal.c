@@ -57,33 +57,8 @@ static const char *kind_names[N_KINDS] = { "gaussian", "gaussian sigma_t",
   "box", "sharpen", "laplacian", "time only"
 };
 
-typedef struct
-{
-  CudaConvSampleType type;
-  int max_value;
-  int shift;
-  const char *name;
-} Format;
-
-#define N_FORMATS 5
-static const Format formats[N_FORMATS] = {
-  {CUDACONV_SAMPLE_U8, 0, 0, "u8"},
-  {CUDACONV_SAMPLE_U16, 0, 0, "u16"},
-  {CUDACONV_SAMPLE_U16, 1023, 0, "u16 10-bit"},
-  {CUDACONV_SAMPLE_U16, 1023, 6, "u16 P010"},
-  {CUDACONV_SAMPLE_F32, 0, 0, "f32"},
-};
-
 static long inexact_by_kind[N_KINDS];
 static long samples_by_kind[N_KINDS];
-
-static int
-format_top (const Format * fmt)
-{
-  if (fmt->max_value > 0)
-    return fmt->max_value;
-  return fmt->type == CUDACONV_SAMPLE_U8 ? 255 : 65535;
-}
 
 /* ---------------------------------------------------- the naive formula */
 
@@ -196,7 +171,7 @@ typedef struct
 } TestPlane;
 
 static void
-plane_alloc (TestPlane * tp, const Format * fmt, const Size * s, int n_frames)
+plane_alloc (TestPlane * tp, const TuFormat * fmt, const Size * s, int n_frames)
 {
   CudaConvPlaneDesc *d = &tp->desc;
 
@@ -228,14 +203,14 @@ plane_free (TestPlane * tp, int n_frames)
 }
 
 static void
-random_map (CudaConvChannelMap * map, int channels, const Format * fmt)
+random_map (CudaConvChannelMap * map, int channels, const TuFormat * fmt)
 {
   cudaconv_channel_map_init (map);
   for (int c = 0; c < CUDACONV_MAX_CHANNELS; c++) {
     map->action[c] = (CudaConvChannelAction) tu_rng_int (&rng, 0, 2);
     map->fill[c] = fmt->type == CUDACONV_SAMPLE_F32 ?
         (float) (4 * tu_rng_double (&rng) - 2) :
-        (float) tu_rng_int (&rng, 0, format_top (fmt));
+        (float) tu_rng_int (&rng, 0, tu_format_top (fmt));
   }
   /* most maps filter something: a plane only copied or filled is the
    * frame plan's business, tested once in a while */
@@ -301,12 +276,12 @@ magnitude (const CudaConvFilterDesc * d, double top)
 /* Output frame t of plane tp against the formula; counts 1 LSB misses. */
 static int
 check_output (const TestPlane * tp, const Naive * nv, int n_frames, int t,
-    const Format * fmt, long *inexact, const char *what)
+    const TuFormat * fmt, long *inexact, const char *what)
 {
   const CudaConvImage *got = &tp->dst.view;
   const CudaConvImage *centre = &tp->clip[t].view;
   const CudaConvChannelMap *map = &tp->desc.map;
-  int max = format_top (fmt), is_f32 = fmt->type == CUDACONV_SAMPLE_F32;
+  int max = tu_format_top (fmt), is_f32 = fmt->type == CUDACONV_SAMPLE_F32;
   double tol = is_f32 ? 1e-5 * magnitude (nv->d, 1.25) : 1;
 
   for (int y = 0; y < got->height; y++)
@@ -383,7 +358,7 @@ pick_threads (void)
  * spatial radii (the same T, as every filtering plane must have), or a
  * plane only copied or filled. */
 static void
-second_plane (TestPlane * tp, const TestPlane * first, const Format * fmt,
+second_plane (TestPlane * tp, const TestPlane * first, const TuFormat * fmt,
     Size * s)
 {
   CudaConvPlaneDesc *d = &tp->desc;
@@ -413,7 +388,7 @@ second_plane (TestPlane * tp, const TestPlane * first, const Format * fmt,
 /* One random clip of kind k, border b, format fmt, ch channels and
  * temporal radius t through every output frame; 0 when it failed. */
 static int
-one_combination (TestKind k, CudaConvBorder b, const Format * fmt, int ch,
+one_combination (TestKind k, CudaConvBorder b, const TuFormat * fmt, int ch,
     int t)
 {
   TestPlane planes[2];
@@ -521,14 +496,14 @@ test_all_combinations (void)
   for (int round = 0; round < ROUNDS; round++)
     for (int k = 0; k < N_KINDS; k++)
       for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
-        for (int f = 0; f < N_FORMATS; f++)
+        for (int f = 0; f < TU_N_FORMATS; f++)
           for (int ch = 1; ch <= CUDACONV_MAX_CHANNELS; ch++) {
             /* every T from 0 to 8 comes round: small ones more often */
             int t = (int) (cases % (MAX_T + 1));
             if (tu_rng_int (&rng, 0, 1))
               t = tu_rng_int (&rng, k == K_TIME_ONLY, 3);
             cases++;
-            failed += !one_combination (k, b, &formats[f], ch, t);
+            failed += !one_combination (k, b, &tu_formats[f], ch, t);
           }
   printf ("every kind x border x format x channels, %d times: %ld clips, "
       "%ld failed\n", ROUNDS, cases, failed);
@@ -548,7 +523,7 @@ test_t0_is_run_frame (void)
   double matrix[9] = { 1, 2, 1, 0, 5, 0, -1, 2, 1 };
 
   for (int n = 0; n < 120; n++) {
-    const Format *fmt = &formats[tu_rng_int (&rng, 0, N_FORMATS - 1)];
+    const TuFormat *fmt = &tu_formats[tu_rng_int (&rng, 0, TU_N_FORMATS - 1)];
     Size s;
     TestPlane tp;
     TuImage other;
@@ -618,7 +593,7 @@ test_constant_clip (void)
   long cases = 0, failed = 0;
 
   for (int n = 0; n < 60; n++) {
-    const Format *fmt = &formats[tu_rng_int (&rng, 0, N_FORMATS - 1)];
+    const TuFormat *fmt = &tu_formats[tu_rng_int (&rng, 0, TU_N_FORMATS - 1)];
     int n_frames = tu_rng_int (&rng, 1, 20), ok = 1, n_window;
     Size s;
     TestPlane tp;
@@ -627,7 +602,7 @@ test_constant_clip (void)
     CudaConvError err = { 0 };
     CudaConvFilterDesc *d = &tp.desc.filter;
     double v = fmt->type == CUDACONV_SAMPLE_F32 ? 0.7 :
-        tu_rng_int (&rng, 0, format_top (fmt));
+        tu_rng_int (&rng, 0, tu_format_top (fmt));
 
     memset (&tp, 0, sizeof (tp));
     random_size (&s, 1, 0);
