@@ -124,7 +124,7 @@ void tu_check (TuTally * tally, int ok);
 /* tu_check, and on failure prints "FAIL " and the printf-style message.
  * Returns ok, so a caller can stop at the first failure. */
 int tu_expect (TuTally * tally, int ok, const char *format, ...)
-    __attribute__ ((format (printf, 3, 4)));
+    __attribute__((format (printf, 3, 4)));
 /* For a group of integer samples compared with tu_compare: prints how
  * many were 1 LSB off (name left-aligned in name_width columns) and
  * expects that share to stay below max_rate. */
