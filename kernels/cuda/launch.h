@@ -50,6 +50,8 @@ typedef struct
   int oy;
 } CcPlane;
 
+#define CC_MAP_WORDS 3
+
 /* How results become output samples: rounding range and channel map. */
 typedef struct
 {
@@ -62,6 +64,14 @@ typedef struct
   /* FILL: the stored sample (integers: already rounded and shifted;
    * f32: the float's bits) */
   unsigned int fill_raw[CUDACONV_MAX_CHANNELS];
+  /* The same map as bit masks over the 32-bit words of a run of integer
+   * pixels (the first CC_MAP_WORDS words; the pattern of channels repeats
+   * after C / gcd (C, samples a word) <= 3 of them), for the type and
+   * channels of the output: which bits take the filter's value, which the
+   * input's, and the fill's bits (store_run_masked). */
+  unsigned int word_filter[CC_MAP_WORDS];
+  unsigned int word_copy[CC_MAP_WORDS];
+  unsigned int word_fill[CC_MAP_WORDS];
 } CcOutput;
 
 /* What every kernel with a footprint reads first: the plane, what each

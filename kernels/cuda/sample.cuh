@@ -315,36 +315,30 @@ finish_run (const CcPlane & pl, const CcOutput & o, int x, int y, int n,
 
 /* The channel map as bit masks over the 32-bit words of a run of N
  * integer pixels of C samples: which bits take the filter's value, which
- * the input's, and the fill's bits.  Uniform over the grid, so a kernel
- * makes them once and then stores a run with three logic operations per
- * word instead of a branch per sample. */
+ * the input's, and the fill's bits.  The planner makes them once
+ * (CcOutput's word_*), so a kernel stores a run with three logic
+ * operations per word instead of a branch per sample. */
 template <typename T, int C, int N> struct RunMasks
 {
   static constexpr int PER_WORD = 4 / (int) sizeof (T);
   static constexpr int WORDS = N * C / PER_WORD;
   static constexpr bool USABLE = !std::is_same_v<T, float> &&
       (N * C) % PER_WORD == 0;
+  /* words after which the channels repeat: C / gcd (C, PER_WORD) (f32
+   * has no masks) */
+  static constexpr int PERIOD = !USABLE ? 1 : C / (C % PER_WORD == 0 ?
+      PER_WORD :
+      PER_WORD % C == 0 ? C : C % 2 == 0 && PER_WORD % 2 == 0 ? 2 : 1);
+  static_assert (PERIOD <= CC_MAP_WORDS, "the planner makes the words");
   unsigned filt[WORDS], copy[WORDS], fill[WORDS];
 
   __device__ __forceinline__ explicit RunMasks (const CcOutput & o)
   {
 #pragma unroll
     for (int w = 0; w < WORDS; w++) {
-      filt[w] = copy[w] = fill[w] = 0;
-#pragma unroll
-      for (int i = 0; i < PER_WORD; i++) {
-        const int c = (w * PER_WORD + i) % C;
-        const int bits = 8 * (int) sizeof (T);
-        const unsigned lane = (bits == 32 ? 0xffffffffu :
-            (1u << bits) - 1) << (bits * i);
-        const int a = o.all_filter ? CUDACONV_CHANNEL_FILTER : o.action[c];
-        if (a == CUDACONV_CHANNEL_FILTER)
-          filt[w] |= lane;
-        else if (a == CUDACONV_CHANNEL_COPY)
-          copy[w] |= lane;
-        else
-          fill[w] |= (o.fill_raw[c] << (bits * i)) & lane;
-      }
+      filt[w] = o.word_filter[w % PERIOD];
+      copy[w] = o.word_copy[w % PERIOD];
+      fill[w] = o.word_fill[w % PERIOD];
     }
   }
 };

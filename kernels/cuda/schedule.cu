@@ -88,6 +88,31 @@ plane_of (const CudaConvImage * src, const CudaConvImage * dst)
   return pl;
 }
 
+/* o's channel map as masks over the words of a run of pixels of channels
+ * samples of bytes each (integer types); word w holds samples w * (4 /
+ * bytes) on, counted from a pixel's first sample. */
+static void
+map_words (CcOutput * o, int bytes, int channels)
+{
+  const int per_word = 4 / bytes, bits = 8 * bytes;
+  const unsigned lane_max = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+
+  for (int w = 0; w < CC_MAP_WORDS; w++) {
+    o->word_filter[w] = o->word_copy[w] = o->word_fill[w] = 0;
+    for (int i = 0; i < per_word; i++) {
+      const int c = (w * per_word + i) % channels;
+      const unsigned lane = lane_max << (bits * i);
+
+      if (o->action[c] == CUDACONV_CHANNEL_FILTER)
+        o->word_filter[w] |= lane;
+      else if (o->action[c] == CUDACONV_CHANNEL_COPY)
+        o->word_copy[w] |= lane;
+      else
+        o->word_fill[w] |= (o->fill_raw[c] << (bits * i)) & lane;
+    }
+  }
+}
+
 CcOutput
 cc_output_of (const CudaConvImage * dst, const CudaConvChannelMap * map)
 {
@@ -117,6 +142,8 @@ cc_output_of (const CudaConvImage * dst, const CudaConvChannelMap * map)
       o.fill_raw[c] = (unsigned) v << dst->shift;
     }
   }
+  if (dst->type != CUDACONV_SAMPLE_F32)
+    map_words (&o, cudaconv_sample_size (dst->type), dst->channels);
   return o;
 }
 
