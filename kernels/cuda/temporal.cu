@@ -345,11 +345,12 @@ window_pair_add (const Run<T, C, 2> & raw, float w, int shift,
 }
 
 /* Pixels x and x + 1 (both inside) of row gy of the window's weighted
- * sum, channel SKIP (if >= 0) left out.  ALIGN: what the rows' alignment
- * lets a pair's load assume; UNSHIFTED: the samples are their values.
- * NF > 0: the window has NF frames, so every frame's address and weight is
- * a fixed parameter and no count is tested (the run-time loop, NF = 0,
- * loads them by a computed index behind a test per frame). */
+ * sum added to acc, channel SKIP (if >= 0) left out.  ALIGN: what the
+ * rows' alignment lets a pair's load assume; UNSHIFTED: the samples are
+ * their values.  NF > 0: the window has NF frames, so every frame's
+ * address and weight is a fixed parameter and no count is tested (the
+ * run-time loop, NF = 0, loads them by a computed index behind a test per
+ * frame). */
 template <typename T, int C, int SKIP, int ALIGN, bool UNSHIFTED, int NF>
 __device__ __forceinline__ void
 window_pair_inside (const WindowFusedParams & p, int x, int gy,
@@ -361,10 +362,11 @@ window_pair_inside (const WindowFusedParams & p, int x, int gy,
   if constexpr (NF > 0) {
     constexpr bool SCALED = window_sum_scaled<T, C, UNSHIFTED, NF> ();
     Run<T, C, 2> raw[NF];
+    /* the column first: it stays the same for every row of the lane */
 #pragma unroll
     for (int k = 0; k < NF; k++)
-      run_load<T, C, 2> (raw[k], p.src[k] + gy * p.src_stride[k] + col, 0,
-          2, ALIGN);
+      run_load<T, C, 2> (raw[k], (p.src[k] + col) + (long long) gy *
+          p.src_stride[k], 0, 2, ALIGN);
 #pragma unroll
     for (int k = 0; k < NF; k++)
       window_pair_add<T, C, SKIP, SCALED> (raw[k], p.weight[k], shift, acc);
@@ -377,15 +379,19 @@ window_pair_inside (const WindowFusedParams & p, int x, int gy,
             acc[j][c] = fmaf (acc[j][c], 1.f / 256.f, p.scaled_bias);
     }
   } else {
-    for (int k0 = 0; k0 < p.n; k0 += WINDOW_BATCH) {
-      Run<T, C, 2> raw[WINDOW_BATCH];
+    /* unaligned rows load sample by sample: fewer frames at once, so that
+     * this rare path does not set the registers of every launch */
+    constexpr int BATCH = ALIGN >= Run<T, C, 2>::CHUNK ? WINDOW_BATCH : 2;
+#pragma unroll 1
+    for (int k0 = 0; k0 < p.n; k0 += BATCH) {
+      Run<T, C, 2> raw[BATCH];
 #pragma unroll
-      for (int i = 0; i < WINDOW_BATCH; i++)
+      for (int i = 0; i < BATCH; i++)
         if (k0 + i < p.n)
           run_load<T, C, 2> (raw[i], p.src[k0 + i] + gy *
               p.src_stride[k0 + i] + col, 0, 2, ALIGN);
 #pragma unroll
-      for (int i = 0; i < WINDOW_BATCH; i++)
+      for (int i = 0; i < BATCH; i++)
         if (k0 + i < p.n)
           window_pair_add<T, C, SKIP> (raw[i], p.weight[k0 + i], shift,
               acc);
@@ -393,43 +399,17 @@ window_pair_inside (const WindowFusedParams & p, int x, int gy,
   }
 }
 
-/* Pixels x and x + 1 of row y of the window's weighted sum, through the
- * border (0 outside a constant one).  x is even: inside the row, a pair
- * is one load per frame where the rows' alignment allows, and the loads of
- * WINDOW_BATCH frames are in flight together. */
-template <typename T, int C, int SKIP> __device__ __forceinline__ void
-window_pair (const WindowFusedParams & p, int x, int y, float (&acc)[2][C])
+/* Pixels x and x + 1 of row gy (inside the plane) of the window's
+ * weighted sum added to acc, where the pair crosses an end of the row:
+ * sample by sample through the border (0 outside a constant one). */
+template <typename T, int C> __device__ __forceinline__ void
+window_pair_edge (const WindowFusedParams & p, int x, int gy,
+    float (&acc)[2][C])
 {
-  const CudaConvBorder border = (CudaConvBorder) p.border;
-  const int gy = cudaconv_border_index (y, p.pl.height, border);
-
-  acc_zero (acc);
-  if (gy < 0)
-    return;
-  if (x >= 0 && x + 1 < p.pl.width) {
-    /* uniform branches, so that each loop issues only its own loads and
-     * conversions */
-    const bool aligned = p.src_align >= Run<T, C, 2>::CHUNK;
-
-    /* the common windows (T = 1 and 2, aligned, unshifted) with their
-     * frame count fixed */
-    if (aligned && p.shift == 0 && p.n == 5)
-      window_pair_inside<T, C, SKIP, 16, true, 5> (p, x, gy, acc);
-    else if (aligned && p.shift == 0 && p.n == 3)
-      window_pair_inside<T, C, SKIP, 16, true, 3> (p, x, gy, acc);
-    else if (aligned && p.shift == 0)
-      window_pair_inside<T, C, SKIP, 16, true, 0> (p, x, gy, acc);
-    else if (aligned)
-      window_pair_inside<T, C, SKIP, 16, false, 0> (p, x, gy, acc);
-    else if (p.shift == 0)
-      window_pair_inside<T, C, SKIP, 1, true, 0> (p, x, gy, acc);
-    else
-      window_pair_inside<T, C, SKIP, 1, false, 0> (p, x, gy, acc);
-    return;
-  }
 #pragma unroll
   for (int j = 0; j < 2; j++) {
-    const int gx = cudaconv_border_index (x + j, p.pl.width, border);
+    const int gx = cudaconv_border_index (x + j, p.pl.width,
+        (CudaConvBorder) p.border);
 
     if (gx < 0)
       continue;
@@ -441,6 +421,73 @@ window_pair (const WindowFusedParams & p, int x, int y, float (&acc)[2][C])
                     gx * C + c), p.shift), acc[j][c]);
     }
   }
+}
+
+/* Rows ytop .. ytop + in_h - 1 of the window's sum at the lane's pair, a
+ * warp a row at a time, into at (the pair's place in the tile's first
+ * row).  pair (gy, acc) adds the pair of a row inside the plane; rows
+ * outside read through the border (0 for the constant one). */
+template <int C, class Pair> __device__ __forceinline__ void
+window_sum_rows (const WindowFusedParams & p, int ytop, int in_h, float *at,
+    const Pair & pair)
+{
+#pragma unroll 1
+  for (int ly = threadIdx.x / 32; ly < in_h; ly += FUSED_THREADS / 32) {
+    const int gy = cudaconv_border_index (ytop + ly, p.pl.height,
+        (CudaConvBorder) p.border);
+    float acc[2][C];
+
+    acc_zero (acc);
+    if (gy >= 0)
+      pair (gy, acc);
+    put_pixel<C> (at + ly * FUSED_SPAN * C, acc[0]);
+    put_pixel<C> (at + ly * FUSED_SPAN * C + C, acc[1]);
+  }
+}
+
+/* window_sum_rows for a pair inside the row, of the variant of
+ * window_pair_inside that the template arguments name. */
+template <typename T, int C, int SKIP, int ALIGN, bool UNSHIFTED, int NF>
+__device__ __forceinline__ void
+window_sum_inside (const WindowFusedParams & p, int x, int ytop, int in_h,
+    float *at)
+{
+  window_sum_rows<C> (p, ytop, in_h, at,[&](int gy, float (&acc)[2][C]) {
+        window_pair_inside<T, C, SKIP, ALIGN, UNSHIFTED, NF> (p, x, gy, acc);
+      });
+}
+
+/* Step 1 of window_fused: the lane's pair x, x + 1 of the window's sum in
+ * every row of the tile.  The pair's variant is chosen once, outside the
+ * row loop (its tests are uniform over the launch, or over the lane for
+ * x): inside the row, a pair is one load per frame where the rows'
+ * alignment allows, and the frames' loads are in flight together. */
+template <typename T, int C, int SKIP> __device__ __forceinline__ void
+window_sum_tile (const WindowFusedParams & p, int x, int ytop, int in_h,
+    float *at)
+{
+  if (x < 0 || x + 1 >= p.pl.width) {
+    window_sum_rows<C> (p, ytop, in_h, at,[&](int gy, float (&acc)[2][C]) {
+          window_pair_edge<T, C> (p, x, gy, acc);
+        });
+    return;
+  }
+  const bool aligned = p.src_align >= Run<T, C, 2>::CHUNK;
+
+  /* the common windows (T = 1 and 2, aligned, unshifted) with their frame
+   * count fixed */
+  if (aligned && p.shift == 0 && p.n == 5)
+    window_sum_inside<T, C, SKIP, 16, true, 5> (p, x, ytop, in_h, at);
+  else if (aligned && p.shift == 0 && p.n == 3)
+    window_sum_inside<T, C, SKIP, 16, true, 3> (p, x, ytop, in_h, at);
+  else if (aligned && p.shift == 0)
+    window_sum_inside<T, C, SKIP, 16, true, 0> (p, x, ytop, in_h, at);
+  else if (aligned)
+    window_sum_inside<T, C, SKIP, 16, false, 0> (p, x, ytop, in_h, at);
+  else if (p.shift == 0)
+    window_sum_inside<T, C, SKIP, 1, true, 0> (p, x, ytop, in_h, at);
+  else
+    window_sum_inside<T, C, SKIP, 1, false, 0> (p, x, ytop, in_h, at);
 }
 
 /* The passes' correlation: NT taps fixed at compile time (a radius of
@@ -486,15 +533,8 @@ window_fused (const __grid_constant__ WindowFusedParams p)
   const int lane = threadIdx.x % 32;
 
   /* 1. the window's sum: a warp makes a row of pairs at a time */
-  for (int ly = threadIdx.x / 32; ly < in_h; ly += FUSED_THREADS / 32) {
-    float acc[2][C];
-
-    window_pair<T, C, SKIP> (p, x0 - halo + 2 * lane, y0 - ry + ly,
-        acc);
-    float *at = sum + (ly * FUSED_SPAN + 2 * lane) * C;
-    put_pixel<C> (at, acc[0]);
-    put_pixel<C> (at + C, acc[1]);
-  }
+  window_sum_tile<T, C, SKIP> (p, x0 - halo + 2 * lane, y0 - ry, in_h,
+      sum + 2 * lane * C);
   __syncthreads ();
 
   /* 2. vertical pass: FUSED_VR rows of one column each */
@@ -530,15 +570,28 @@ window_fused (const __grid_constant__ WindowFusedParams p)
   if (x >= p.pl.width || y >= p.pl.height)
     return;
   const float *row = vert + r * fused_row_floats (C);
-  const int first = halo - rx + q * FUSED_RUN;
   float acc[FUSED_RUN][C];
-  auto load =[&](int k)->Vec<C> {
-    return shared_pixel<C> (row + run_row_at<C> (first + k));
-  };
 
   acc_zero (acc);
-  fused_pass<NT, FUSED_RUN, C, SKIP> (acc, load, p.taps_x, p.ntx,
-      2 * rx + FUSED_RUN - 1);
+  if constexpr (R > 0) {
+    /* the run's first column, q runs and LEAD columns from the row's
+     * start: every read below is at a compile-time offset from one
+     * address */
+    constexpr int LEAD = (R + 1) / 2 * 2 - R;
+    const float *run = row + q * fused_run_pitch (C);
+    auto load =[&](int k)->Vec<C> {
+      return shared_pixel<C> (run + run_row_at<C> (LEAD + k));
+    };
+    fused_pass<NT, FUSED_RUN, C, SKIP> (acc, load, p.taps_x, p.ntx,
+        2 * rx + FUSED_RUN - 1);
+  } else {
+    const int first = halo - rx + q * FUSED_RUN;
+    auto load =[&](int k)->Vec<C> {
+      return shared_pixel<C> (row + run_row_at<C> (first + k));
+    };
+    fused_pass<NT, FUSED_RUN, C, SKIP> (acc, load, p.taps_x, p.ntx,
+        2 * rx + FUSED_RUN - 1);
+  }
 
   const int n = min (FUSED_RUN, p.pl.width - x);
   Run<T, C, FUSED_RUN> in;
@@ -549,18 +602,23 @@ window_fused (const __grid_constant__ WindowFusedParams p)
 #pragma unroll
     for (int i = 0; i < FUSED_RUN * C; i++)
       in.u.s[i] = T (0);
+  /* one uniform test for the run, not one per sample */
+  if (p.unsharp) {
 #pragma unroll
-  for (int j = 0; j < FUSED_RUN; j++)
+    for (int j = 0; j < FUSED_RUN; j++)
 #pragma unroll
-    for (int c = 0; c < C; c++) {
-      float f = fmaf (acc[j][c], p.gain, p.offset);
-
-      if (p.unsharp) {
+      for (int c = 0; c < C; c++) {
+        const float f = fmaf (acc[j][c], p.gain, p.offset);
         const float v = sample_value<T> (in.u.s[j * C + c], p.shift);
-        f = fmaf (p.amount, v - f, v);
+        acc[j][c] = fmaf (p.amount, v - f, v);
       }
-      acc[j][c] = f;
-    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < FUSED_RUN; j++)
+#pragma unroll
+      for (int c = 0; c < C; c++)
+        acc[j][c] = fmaf (acc[j][c], p.gain, p.offset);
+  }
   using Masks = RunMasks<T, C, FUSED_RUN>;
   if (Masks::USABLE && n == FUSED_RUN)
     store_run_masked<T, C, FUSED_RUN, SKIP> (p.pl, p.out, Masks (p.out), x,
