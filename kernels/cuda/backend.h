@@ -164,6 +164,9 @@ CudaConvStatus cc_schedule_run_batch (CudaConvCuda * cuda,
 /* Largest power of two, at most 16, dividing both the address and the
  * stride: what vector accesses may assume (schedule.cu). */
 int cc_alignment_of (const void *data, size_t stride);
+/* n taps (n odd) centred in n_padded entries (n_padded >= n, odd) with
+ * zeros: a shorter axis then runs at a longer radius (schedule.cu). */
+void cc_centre_taps (float *out, int n_padded, const double *taps, int n);
 /* How a dst image with map stores results (schedule.cu). */
 CcOutput cc_output_of (const CudaConvImage * dst,
     const CudaConvChannelMap * map);

@@ -29,12 +29,6 @@ ceil_to (int v, int m)
   return (v + m - 1) / m * m;
 }
 
-constexpr int
-gcd (int a, int b)
-{
-  return b == 0 ? a : gcd (b, a % b);
-}
-
 /* Geometry for sample type T, C channels and a halo of R pixels.  Lengths
  * along x are in samples unless named in pixels or bytes. */
 template <typename T, int C, int R> struct TileGeom

@@ -24,6 +24,12 @@
 namespace cc
 {
 
+constexpr int
+gcd (int a, int b)
+{
+  return b == 0 ? a : gcd (b, a % b);
+}
+
 /* A small vector of floats, indexed only by compile-time constants once
  * the loops around it are unrolled, so it stays in registers. */
 template <int N> struct Vec
@@ -324,11 +330,8 @@ template <typename T, int C, int N> struct RunMasks
   static constexpr int WORDS = N * C / PER_WORD;
   static constexpr bool USABLE = !std::is_same_v<T, float> &&
       (N * C) % PER_WORD == 0;
-  /* words after which the channels repeat: C / gcd (C, PER_WORD) (f32
-   * has no masks) */
-  static constexpr int PERIOD = !USABLE ? 1 : C / (C % PER_WORD == 0 ?
-      PER_WORD :
-      PER_WORD % C == 0 ? C : C % 2 == 0 && PER_WORD % 2 == 0 ? 2 : 1);
+  /* words after which the channels repeat (f32 has no masks) */
+  static constexpr int PERIOD = USABLE ? C / gcd (C, PER_WORD) : 1;
   static_assert (PERIOD <= CC_MAP_WORDS, "the planner makes the words");
   unsigned filt[WORDS], copy[WORDS], fill[WORDS];
 

@@ -89,13 +89,13 @@ plane_of (const CudaConvImage * src, const CudaConvImage * dst)
 }
 
 /* o's channel map as masks over the words of a run of pixels of channels
- * samples of bytes each (integer types); word w holds samples w * (4 /
- * bytes) on, counted from a pixel's first sample. */
+ * samples of bytes each (the 8- and 16-bit types); word w holds samples
+ * w * (4 / bytes) on, counted from a pixel's first sample. */
 static void
 map_words (CcOutput * o, int bytes, int channels)
 {
   const int per_word = 4 / bytes, bits = 8 * bytes;
-  const unsigned lane_max = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+  const unsigned lane_max = (1u << bits) - 1;
 
   for (int w = 0; w < CC_MAP_WORDS; w++) {
     o->word_filter[w] = o->word_copy[w] = o->word_fill[w] = 0;
@@ -210,10 +210,8 @@ pad_taps (float *out, int n_padded, const double *taps, int n)
     out[i] = i < n ? (float) taps[i] : 0.f;
 }
 
-/* Taps centred in n_padded entries (n odd, n <= n_padded): zeros on both
- * sides make a shorter axis run at the longer one's radius. */
-static void
-centre_taps (float *out, int n_padded, const double *taps, int n)
+void
+cc_centre_taps (float *out, int n_padded, const double *taps, int n)
 {
   int pad = (n_padded - n) / 2;
 
@@ -252,8 +250,8 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
     return s;
   sep_params_init (&p, job, window (pl, out, border, radius, radius),
       2 * radius + 1, 2 * radius + 1);
-  centre_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
-  centre_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
+  cc_centre_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
+  cc_centre_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
   return cc_launched (cc_separable_tile_launch (&p, type, channels, radius,
           cc::skipped_channel (type, channels, out), batch, stream),
       "launching the tiled separable kernel", err);

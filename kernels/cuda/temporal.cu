@@ -572,26 +572,17 @@ window_fused (const __grid_constant__ WindowFusedParams p)
   const float *row = vert + r * fused_row_floats (C);
   float acc[FUSED_RUN][C];
 
+  /* the run's first column is q runs and halo - rx columns from the
+   * row's start: with the radius fixed, every read below is at a
+   * compile-time offset from one address */
+  const float *run = row + q * fused_run_pitch (C);
+  auto load =[&](int k)->Vec<C> {
+    return shared_pixel<C> (run + run_row_at<C> (halo - rx + k));
+  };
+
   acc_zero (acc);
-  if constexpr (R > 0) {
-    /* the run's first column, q runs and LEAD columns from the row's
-     * start: every read below is at a compile-time offset from one
-     * address */
-    constexpr int LEAD = (R + 1) / 2 * 2 - R;
-    const float *run = row + q * fused_run_pitch (C);
-    auto load =[&](int k)->Vec<C> {
-      return shared_pixel<C> (run + run_row_at<C> (LEAD + k));
-    };
-    fused_pass<NT, FUSED_RUN, C, SKIP> (acc, load, p.taps_x, p.ntx,
-        2 * rx + FUSED_RUN - 1);
-  } else {
-    const int first = halo - rx + q * FUSED_RUN;
-    auto load =[&](int k)->Vec<C> {
-      return shared_pixel<C> (row + run_row_at<C> (first + k));
-    };
-    fused_pass<NT, FUSED_RUN, C, SKIP> (acc, load, p.taps_x, p.ntx,
-        2 * rx + FUSED_RUN - 1);
-  }
+  fused_pass<NT, FUSED_RUN, C, SKIP> (acc, load, p.taps_x, p.ntx,
+      2 * rx + FUSED_RUN - 1);
 
   const int n = min (FUSED_RUN, p.pl.width - x);
   Run<T, C, FUSED_RUN> in;
@@ -687,6 +678,15 @@ window_store (WindowStoreParams p)
   }
 }
 
+/* A thread for each of across elements of a row; rows share at most
+ * GRID_ROWS blocks. */
+static dim3
+row_grid (int across, int height)
+{
+  return dim3 (div_up (across, THREADS), height < GRID_ROWS ? height :
+      GRID_ROWS);
+}
+
 struct WindowSumLaunch
 {
   const WindowSumParams *p;
@@ -694,9 +694,8 @@ struct WindowSumLaunch
 
   template <typename T, int C> cudaError_t run () const
   {
-    dim3 grid ((p->samples + THREADS - 1) / THREADS,
-        p->height < GRID_ROWS ? p->height : GRID_ROWS);
-    window_sum<T> <<<grid, THREADS, 0, stream>>> (*p);
+    window_sum<T> <<<row_grid (p->samples, p->height), THREADS, 0,
+        stream>>> (*p);
     return cudaGetLastError ();
   }
 };
@@ -708,9 +707,8 @@ struct Laplacian7Launch
 
   template <typename T, int C> cudaError_t run () const
   {
-    dim3 grid ((p->width + THREADS - 1) / THREADS,
-        p->height < GRID_ROWS ? p->height : GRID_ROWS);
-    laplacian7<T, C> <<<grid, THREADS, 0, stream>>> (*p);
+    laplacian7<T, C> <<<row_grid (p->width, p->height), THREADS, 0,
+        stream>>> (*p);
     return cudaGetLastError ();
   }
 };
@@ -722,9 +720,8 @@ struct WindowStoreLaunch
 
   template <typename T, int C> cudaError_t run () const
   {
-    dim3 grid ((p->width + THREADS - 1) / THREADS,
-        p->height < GRID_ROWS ? p->height : GRID_ROWS);
-    window_store<T, C> <<<grid, THREADS, 0, stream>>> (*p);
+    window_store<T, C> <<<row_grid (p->width, p->height), THREADS, 0,
+        stream>>> (*p);
     return cudaGetLastError ();
   }
 };
@@ -1073,17 +1070,19 @@ fused_smem (const CudaConvCuda * cuda, const FramePlane * plane)
   return smem <= cuda->smem_optin ? smem : 0;
 }
 
-/* The 2 radius + 1 taps of an axis, centred in those of run_radius
- * (>= radius) with zeros; returns the count the kernel runs. */
+/* The 2 radius + 1 taps of an axis (all 1 when unit), centred in those
+ * of run_radius (>= radius) with zeros; returns the count the kernel
+ * runs. */
 static int
 fused_taps (float *taps, const double *plan_taps, int radius,
     int run_radius, int unit)
 {
-  int first = run_radius - radius, n = 2 * radius + 1;
+  double ones[FUSED_TAPS];
 
   for (int j = 0; j < FUSED_TAPS; j++)
-    taps[j] = j < first || j >= first + n ? 0.f : unit ? 1.f :
-        (float) plan_taps[j - first];
+    ones[j] = 1.0;
+  cc_centre_taps (taps, 2 * run_radius + 1, unit ? ones : plan_taps,
+      2 * radius + 1);
   return 2 * run_radius + 1;
 }
 
