@@ -13,11 +13,13 @@
  * distinct frames (more than the L2 holds).  cudaconv_cuda_run_frame_window
  * returns when dst holds the frame, so each figure is the wall time of
  * whole calls (median of many, after warm-up): what the element waits per
- * frame.  Device cases are also given as a ratio to the floor: a 1-D
- * cudaMemcpyAsync of the frame's bytes between rotating device buffers,
- * timed with CUDA events in the same run (issue 12 found the SM copy
- * kernel no faster at these sizes).  Every case's first output is checked
- * against the CPU backend (within 1 LSB) before its figure is printed.
+ * frame.  Device cases are also given as a ratio to the floor: 1-D
+ * cudaMemcpyAsync copies of the frame's bytes between rotating device
+ * buffers, timed in batches with CUDA events in the same run (issue 12
+ * found the SM copy kernel no faster at these sizes).  The ratio is a
+ * whole call's wall time, its launches and its wait included, over the
+ * copy's GPU time.  Every case's first output is checked against the CPU
+ * backend (within 1 LSB) before its figure is printed.
  *
  *   bench-temporal [--quick] [--json FILE] [--case NAME]
  */
@@ -58,37 +60,51 @@ make_plan (const TemporalCase * tc, CudaConvError * err)
   return cudaconv_frame_plan_new (&fd, err);
 }
 
-/* Median of 1-D device copies of bytes between rotating buffers, us. */
+/* The floor, us: 1-D device copies of bytes, FLOOR_BATCH of them between
+ * two events (a copy timed alone carries the gap before it, and varied by
+ * 13 % from run to run), the median of FLOOR_BATCHES batches.  Copy n goes
+ * from buffer n % (CLIP / 2) to its own destination, so that what it reads
+ * was last touched CLIP / 2 copies before (out of the L2). */
+#define FLOOR_BATCH 10
+#define FLOOR_BATCHES 21
 static double
 floor_us (size_t bytes)
 {
   void *buf[CLIP] = { 0 };
-  cudaEvent_t start, stop;
-  float ms[50];
-  double med[50];
+  cudaEvent_t start = NULL, stop = NULL;
+  double us[FLOOR_BATCHES];
+  double result = -1;
+  int ok = cudaEventCreate (&start) == cudaSuccess &&
+      cudaEventCreate (&stop) == cudaSuccess;
 
-  for (int i = 0; i < CLIP; i++)
-    if (cudaMalloc (&buf[i], bytes) != cudaSuccess)
-      return -1;
-  cudaEventCreate (&start);
-  cudaEventCreate (&stop);
-  for (int i = 0; i < 50 + 5; i++) {
-    cudaEventRecord (start, NULL);
-    cudaMemcpyAsync (buf[(i + 1) % CLIP], buf[i % CLIP], bytes,
-        cudaMemcpyDeviceToDevice, NULL);
-    cudaEventRecord (stop, NULL);
-    cudaEventSynchronize (stop);
-    if (i >= 5)
-      cudaEventElapsedTime (&ms[i - 5], start, stop);
+  for (int i = 0; i < CLIP && ok; i++)
+    ok = cudaMalloc (&buf[i], bytes) == cudaSuccess;
+  for (int b = -1, n = 0; b < FLOOR_BATCHES && ok; b++) {
+    float ms;
+
+    /* batch -1 warms up */
+    ok = cudaEventRecord (start, NULL) == cudaSuccess;
+    for (int i = 0; i < FLOOR_BATCH && ok; i++, n++)
+      ok = cudaMemcpyAsync (buf[CLIP / 2 + n % (CLIP / 2)],
+          buf[n % (CLIP / 2)], bytes, cudaMemcpyDeviceToDevice,
+          NULL) == cudaSuccess;
+    ok = ok && cudaEventRecord (stop, NULL) == cudaSuccess &&
+        cudaEventSynchronize (stop) == cudaSuccess &&
+        cudaEventElapsedTime (&ms, start, stop) == cudaSuccess;
+    if (ok && b >= 0)
+      us[b] = ms * 1e3 / FLOOR_BATCH;
   }
-  for (int i = 0; i < 50; i++)
-    med[i] = ms[i] * 1e3;
-  cb_sort (med, 50);
-  cudaEventDestroy (start);
-  cudaEventDestroy (stop);
+  if (ok) {
+    cb_sort (us, FLOOR_BATCHES);
+    result = us[FLOOR_BATCHES / 2];
+  }
+  if (start != NULL)
+    cudaEventDestroy (start);
+  if (stop != NULL)
+    cudaEventDestroy (stop);
   for (int i = 0; i < CLIP; i++)
     cudaFree (buf[i]);
-  return med[25];
+  return result;
 }
 
 /* The window of output t (positions t-T .. t+T, clamped at 0): frames from
