@@ -1071,19 +1071,22 @@ fused_smem (const CudaConvCuda * cuda, const FramePlane * plane)
 }
 
 /* The 2 radius + 1 taps of an axis (all 1 when unit), centred in those
- * of run_radius (>= radius) with zeros; returns the count the kernel
- * runs. */
+ * of run_radius (>= radius) with zeros, and zeros to FUSED_TAPS (the
+ * kernel's register windows read whole windows); returns the count the
+ * kernel runs. */
 static int
 fused_taps (float *taps, const double *plan_taps, int radius,
     int run_radius, int unit)
 {
+  const int n = 2 * run_radius + 1;
   double ones[FUSED_TAPS];
 
   for (int j = 0; j < FUSED_TAPS; j++)
     ones[j] = 1.0;
-  cc_centre_taps (taps, 2 * run_radius + 1, unit ? ones : plan_taps,
-      2 * radius + 1);
-  return 2 * run_radius + 1;
+  cc_centre_taps (taps, n, unit ? ones : plan_taps, 2 * radius + 1);
+  for (int j = n; j < FUSED_TAPS; j++)
+    taps[j] = 0.f;
+  return n;
 }
 
 /* The fused kernel over tile rows tile_row0 .. + tile_rows - 1 of plane p
