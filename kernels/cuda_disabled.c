@@ -101,6 +101,15 @@ cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
 }
 
 CudaConvStatus
+cudaconv_cuda_submit_frame_window (CudaConvCuda * cuda,
+    const CudaConvFramePlan * plan, const CudaConvFrame * window,
+    const CudaConvFrameId * ids, int n_window, const CudaConvFrame * dst,
+    CudaConvTicket * ticket, CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
+CudaConvStatus
 cudaconv_cuda_frame_query (CudaConvCuda * cuda, const CudaConvTicket * ticket,
     int *done, CudaConvError * err)
 {

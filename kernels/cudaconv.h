@@ -29,8 +29,9 @@
  *                       cudaconv_cuda_run() (cuda/, the GPU); a whole frame
  *                       through either: cudaconv_cpu_run_frame() and
  *                       cudaconv_cuda_run_frame() (frame.c); frames in
- *                       flight on the GPU: cudaconv_cuda_submit_frame()
- *                       and cudaconv_cuda_frame_wait() (cuda/inflight.cu)
+ *                       flight on the GPU: cudaconv_cuda_submit_frame(),
+ *                       cudaconv_cuda_submit_frame_window() and
+ *                       cudaconv_cuda_frame_wait() (cuda/inflight.cu)
  */
 
 #ifndef CUDACONV_H
@@ -488,6 +489,20 @@ typedef struct
 CudaConvStatus cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
     const CudaConvFramePlan * plan, const CudaConvFrame * src,
     const CudaConvFrame * dst, CudaConvTicket * ticket, CudaConvError * err);
+
+/* Output frame t of a window (see "time", and cudaconv_cuda_run_frame_window)
+ * as a frame in flight: the same rules and the same wait as
+ * cudaconv_cuda_submit_frame, for the window's frames as for src.  A
+ * window of device frames into a device dst is queued on its slot's
+ * stream, so the windows of consecutive outputs overlap.  Any other is
+ * finished before the call returns (host frames share the device copies
+ * kept by id, which admit one window at a time), and its wait returns at
+ * once.  With T = 0 this is cudaconv_cuda_submit_frame (window[0] ->
+ * dst). */
+CudaConvStatus cudaconv_cuda_submit_frame_window (CudaConvCuda * cuda,
+    const CudaConvFramePlan * plan, const CudaConvFrame * window,
+    const CudaConvFrameId * ids, int n_window, const CudaConvFrame * dst,
+    CudaConvTicket * ticket, CudaConvError * err);
 
 /* *done = 1 when the frame's GPU work has finished (its wait will not
  * block), else 0.  An error of that work is reported here (and again by

@@ -178,6 +178,20 @@ CudaConvStatus cc_launched (cudaError_t e, const char *what,
 /* Frees the device copies kept for windows of frames (temporal.cu). */
 void cc_temporal_free (CudaConvCuda * cuda);
 
+/* Checks a window call's arguments (temporal.cu): *t_radius is the plan's
+ * T; for T > 0 the window's frames are checked against dst and the
+ * window's state is made. */
+CudaConvStatus cc_window_begin (CudaConvCuda * cuda,
+    const CudaConvFramePlan * plan, const CudaConvFrame * window,
+    int n_window, const CudaConvFrame * dst, int *t_radius,
+    CudaConvError * err);
+/* Queues output t of a checked window of device frames (T = t_radius > 0)
+ * into device dst on stream, without waiting (frames in flight). */
+CudaConvStatus cc_window_queue (CudaConvCuda * cuda,
+    const CudaConvFramePlan * plan, const CudaConvFrame * window,
+    int t_radius, const CudaConvFrame * dst, cudaStream_t stream,
+    CudaConvError * err);
+
 /* Waits for and frees every slot of frames in flight (teardown). */
 void cc_slots_free (CudaConvCuda * cuda);
 

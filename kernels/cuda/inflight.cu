@@ -16,7 +16,9 @@
  * users across streams by themselves (buffer.cu).  Pageable host planes
  * are staged through the slot's pinned buffers: the source by the CPU
  * before the upload is queued, the result by the wait once the download is
- * done. */
+ * done.  A window of device frames (temporal.cu) is queued on its slot's
+ * stream like a frame; one with host frames runs before the submit
+ * returns. */
 
 #include "backend.h"
 #include "cpu_threads.h"
@@ -297,8 +299,8 @@ cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
   if (cudaconv_frame_plan_temporal_radius (plan) > 0)
     return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
         "the frame plan filters across time (temporal radius %d): frames "
-        "in flight take one frame each; run it with "
-        "cudaconv_cuda_run_frame_window",
+        "in flight take one frame each; submit its window with "
+        "cudaconv_cuda_submit_frame_window",
         cudaconv_frame_plan_temporal_radius (plan));
   if ((s = cc_enter (cuda, err)) != CUDACONV_OK ||
       (s = slot_take (cuda, &index, err)) != CUDACONV_OK)
@@ -343,6 +345,56 @@ failed:
   /* nothing queued may outlive the caller's frames */
   slot_release (slot);
   return s;
+}
+
+CudaConvStatus
+cudaconv_cuda_submit_frame_window (CudaConvCuda * cuda,
+    const CudaConvFramePlan * plan, const CudaConvFrame * window,
+    const CudaConvFrameId * ids, int n_window, const CudaConvFrame * dst,
+    CudaConvTicket * ticket, CudaConvError * err)
+{
+  int t_radius, index = -1;
+  CcSlot *slot;
+  CudaConvStatus s = cc_window_begin (cuda, plan, window, n_window, dst,
+      &t_radius, err);
+  cudaError_t e;
+
+  if (s != CUDACONV_OK)
+    return s;
+  if (t_radius == 0)
+    return cudaconv_cuda_submit_frame (cuda, plan, &window[0], dst, ticket,
+        err);
+  if (ticket == NULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID, "no ticket");
+  if ((s = slot_take (cuda, &index, err)) != CUDACONV_OK)
+    return s;
+  slot = cuda->slots[index];
+  slot->n_copy_back = 0;
+
+  /* Host frames share the device copies kept by id (a window slides
+   * over them), and a host destination the window's device planes: such
+   * a window is finished here, one at a time, and its wait returns at
+   * once. */
+  if (window[0].memory == CUDACONV_MEMORY_DEVICE &&
+      dst->memory == CUDACONV_MEMORY_DEVICE)
+    s = cc_window_queue (cuda, plan, window, t_radius, dst, slot->stream,
+        err);
+  else
+    s = cudaconv_cuda_run_frame_window (cuda, plan, window, ids, n_window,
+        dst, err);
+  if (s == CUDACONV_OK && (e = cudaEventRecord (slot->done,
+              slot->stream)) != cudaSuccess)
+    s = cc_cuda_error (err, e, "cudaEventRecord");
+  if (s != CUDACONV_OK) {
+    /* nothing queued may outlive the caller's frames */
+    slot_release (slot);
+    return s;
+  }
+  slot->busy = 1;
+  slot->serial = ++cuda->next_serial;
+  ticket->slot = index;
+  ticket->serial = slot->serial;
+  return CUDACONV_OK;
 }
 
 /* ---------------------------------------------------------------- waiting */

@@ -7,7 +7,8 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* cudaconv_cuda_run_frame_window: output frame t from the window of frames
+/* cudaconv_cuda_run_frame_window (and, queued on a stream of frames in
+ * flight, cc_window_queue): output frame t from the window of frames
  * t-T .. t+T.  The filters that take time are linear in it, so the
  * window's weighted sum (taps_t) is what the spatial part filters, rounded
  * once at the end as the CPU reference is:
@@ -27,7 +28,8 @@
  * Host frames are uploaded into device copies kept by id, so a window that
  * slides by one frame uploads one frame; on the fused path it goes up in
  * stripes while the stripes above it are filtered and downloaded
- * (window_plane_striped). */
+ * (window_plane_striped).  Windows in flight read device frames only; the
+ * f32 planes of the three-pass path order their users by events. */
 
 #include "backend.h"
 #include "conv.cuh"
@@ -998,9 +1000,9 @@ pixels_aligned (const FramePlane * plane, const CudaConvFrame * device,
 }
 
 static CudaConvStatus
-launch_laplacian7 (CudaConvCuda * cuda, const FramePlane * plane, int p,
+launch_laplacian7 (const FramePlane * plane, int p,
     const CudaConvFrame * device, int t_radius, const CudaConvImage * target,
-    const CcOutput * out, CudaConvError * err)
+    const CcOutput * out, cudaStream_t stream, CudaConvError * err)
 {
   const CudaConvFrame *prev = &device[t_radius - 1];
   const CudaConvFrame *centre = &device[t_radius];
@@ -1023,8 +1025,8 @@ launch_laplacian7 (CudaConvCuda * cuda, const FramePlane * plane, int p,
   lp.dst_stride = (long long) target->stride;
   lp.out = *out;
   return cc_launched (cc::dispatch_type_channels (plane->geometry.type,
-          plane->geometry.channels, cc::Laplacian7Launch { &lp,
-              cuda->stream}), "the 7-point Laplacian", err);
+          plane->geometry.channels, cc::Laplacian7Launch { &lp, stream}),
+      "the 7-point Laplacian", err);
 }
 
 /* The fused kernel's radii for plane: the plan's (none for IDENTITY's
@@ -1141,11 +1143,13 @@ launch_fused (const FramePlane * plane, int p,
 }
 
 /* The three-pass path: the window's sum into an f32 plane, the spatial
- * part f32 -> f32, then the store. */
+ * part f32 -> f32, then the store, on stream.  The f32 planes serve every
+ * window, also those in flight on other streams: their uses are ordered
+ * by their events (cc_buffer_acquire). */
 static CudaConvStatus
 run_three_pass (CudaConvCuda * cuda, const FramePlane * plane, int p,
     const CudaConvFrame * device, int t_radius, const CudaConvImage * target,
-    const CcOutput * out, CudaConvError * err)
+    const CcOutput * out, cudaStream_t stream, CudaConvError * err)
 {
   CcTemporal *t = cuda->temporal;
   const CudaConvPlan *plan = plane->plan;
@@ -1156,8 +1160,9 @@ run_three_pass (CudaConvCuda * cuda, const FramePlane * plane, int p,
   WindowStoreParams wp;
   CudaConvStatus s;
 
-  if ((s = cc_buffer_grow (&t->sum, bytes, err)) != CUDACONV_OK ||
-      (s = cc_buffer_grow (&t->filtered, bytes, err)) != CUDACONV_OK)
+  if ((s = cc_buffer_acquire (&t->sum, bytes, stream, err)) != CUDACONV_OK
+      || (s = cc_buffer_acquire (&t->filtered, bytes, stream,
+              err)) != CUDACONV_OK)
     return s;
   sum = f32_plane (plane, &t->sum);
   filtered = f32_plane (plane, &t->filtered);
@@ -1171,7 +1176,7 @@ run_three_pass (CudaConvCuda * cuda, const FramePlane * plane, int p,
   sp.sum = (unsigned char *) sum.data;
   sp.sum_stride = (long long) sum.stride;
   if ((s = cc_launched (cc::dispatch_type_channels (plane->geometry.type, 1,
-                  cc::WindowSumLaunch { &sp, cuda->stream}),
+                  cc::WindowSumLaunch { &sp, stream}),
               "the window's sum", err)) != CUDACONV_OK)
     return s;
 
@@ -1186,7 +1191,7 @@ run_three_pass (CudaConvCuda * cuda, const FramePlane * plane, int p,
     if (spatial.op == CUDACONV_OP_UNSHARP)
       spatial.op = CUDACONV_OP_SEPARABLE;
     if ((s = cc_schedule_run (cuda, &spatial, &sum, &filtered, NULL,
-                cuda->stream, err)) != CUDACONV_OK)
+                stream, err)) != CUDACONV_OK)
       return s;
   }
 
@@ -1202,9 +1207,13 @@ run_three_pass (CudaConvCuda * cuda, const FramePlane * plane, int p,
   wp.unsharp = plan->op == CUDACONV_OP_UNSHARP;
   wp.amount = (float) plan->amount;
   wp.out = *out;
-  return cc_launched (cc::dispatch_type_channels (plane->geometry.type,
-          plane->geometry.channels, cc::WindowStoreLaunch { &wp,
-              cuda->stream}), "the window's store", err);
+  if ((s = cc_launched (cc::dispatch_type_channels (plane->geometry.type,
+                  plane->geometry.channels, cc::WindowStoreLaunch { &wp,
+                      stream}), "the window's store", err)) != CUDACONV_OK)
+    return s;
+  if ((s = cc_buffer_release (&t->sum, stream, err)) != CUDACONV_OK)
+    return s;
+  return cc_buffer_release (&t->filtered, stream, err);
 }
 
 static int
@@ -1213,12 +1222,13 @@ fused_tile_rows (const FramePlane * plane)
   return (plane->geometry.height + FUSED_TH - 1) / FUSED_TH;
 }
 
-/* Plane p of output t into dst: on the device directly, or through its
- * device plane (out_offset into t->out) downloaded into host dst. */
+/* Plane p of output t into dst on stream: on the device directly, or
+ * through its device plane (out_offset into t->out) downloaded into host
+ * dst. */
 static CudaConvStatus
 window_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
     const CudaConvFrame * device, int t_radius, const CudaConvFrame * dst,
-    size_t out_offset, CudaConvError * err)
+    size_t out_offset, cudaStream_t stream, CudaConvError * err)
 {
   CcTemporal *t = cuda->temporal;
   CudaConvImage out = plane_at (plane, dst, p);
@@ -1232,19 +1242,20 @@ window_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
     target.stride = device_pitch (&plane->geometry, plane->geometry.type);
   }
   if (plane->plan->op == CUDACONV_OP_LAPLACIAN)
-    s = launch_laplacian7 (cuda, plane, p, device, t_radius, &target, &o,
+    s = launch_laplacian7 (plane, p, device, t_radius, &target, &o, stream,
         err);
   else if (smem > 0)
     s = launch_fused (plane, p, device, t_radius, &target, &o, smem,
-        0, fused_tile_rows (plane), cuda->stream, err);
+        0, fused_tile_rows (plane), stream, err);
   else
-    s = run_three_pass (cuda, plane, p, device, t_radius, &target, &o, err);
+    s = run_three_pass (cuda, plane, p, device, t_radius, &target, &o,
+        stream, err);
   if (s != CUDACONV_OK)
     return s;
   if (dst->memory == CUDACONV_MEMORY_HOST)
     CC_TRY (cc_copy_rows_async (out.data, out.stride, target.data,
             target.stride, cudaconv_image_row_bytes (&out), out.height,
-            cudaMemcpyDeviceToHost, cuda->stream));
+            cudaMemcpyDeviceToHost, stream));
   return CUDACONV_OK;
 }
 
@@ -1401,6 +1412,83 @@ check_window (const CudaConvFramePlan * plan, const CudaConvFrame * window,
   return CUDACONV_OK;
 }
 
+/* The window's state, made on the first window: the f32 planes (with
+ * the events that order their users) serve every window, the kept frames
+ * only host ones. */
+static CudaConvStatus
+temporal_state (CudaConvCuda * cuda, CudaConvError * err)
+{
+  CcTemporal *t;
+  cudaError_t e;
+
+  if (cuda->temporal != NULL)
+    return CUDACONV_OK;
+  t = (CcTemporal *) calloc (1, sizeof (CcTemporal));
+  if (t == NULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY,
+        "out of host memory for the window's state");
+  e = cudaEventCreateWithFlags (&t->sum.last_use, cudaEventDisableTiming);
+  if (e == cudaSuccess)
+    e = cudaEventCreateWithFlags (&t->filtered.last_use,
+        cudaEventDisableTiming);
+  if (e != cudaSuccess) {
+    cc_buffer_free (&t->sum);
+    cc_buffer_free (&t->filtered);
+    free (t);
+    return cc_cuda_error (err, e, "cudaEventCreateWithFlags");
+  }
+  cuda->temporal = t;
+  return CUDACONV_OK;
+}
+
+CudaConvStatus
+cc_window_begin (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
+    const CudaConvFrame * window, int n_window, const CudaConvFrame * dst,
+    int *t_radius, CudaConvError * err)
+{
+  CudaConvStatus s;
+
+  if (cuda == NULL || plan == NULL || window == NULL || dst == NULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "no GPU backend, frame plan, window or destination frame");
+  *t_radius = cudaconv_frame_plan_temporal_radius (plan);
+  if (n_window != 2 * *t_radius + 1)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "a window of %d frames for a temporal radius of %d: it must hold "
+        "2 * %d + 1 = %d", n_window, *t_radius, *t_radius,
+        2 * *t_radius + 1);
+  if (*t_radius == 0)
+    return CUDACONV_OK;
+  if ((s = cc_enter (cuda, err)) != CUDACONV_OK ||
+      (s = check_window (plan, window, n_window, dst, err)) != CUDACONV_OK)
+    return s;
+  return temporal_state (cuda, err);
+}
+
+CudaConvStatus
+cc_window_queue (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
+    const CudaConvFrame * window, int t_radius, const CudaConvFrame * dst,
+    cudaStream_t stream, CudaConvError * err)
+{
+  for (int p = 0; p < plan->n_planes; p++) {
+    const FramePlane *plane = &plan->planes[p];
+    CudaConvImage in = plane_at (plane, &window[t_radius], p);
+    CudaConvImage out = plane_at (plane, dst, p);
+    CudaConvError inner = { CUDACONV_OK, {0} };
+    CudaConvStatus s;
+
+    if (plane->job != JOB_FILTER)
+      s = cc_schedule_run (cuda, plane->plan, &in, &out, &plane->map,
+          stream, &inner);
+    else
+      s = window_plane (cuda, plane, p, window, t_radius, dst, 0, stream,
+          &inner);
+    if (s != CUDACONV_OK)
+      return cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
+  }
+  return CUDACONV_OK;
+}
+
 CudaConvStatus
 cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
     const CudaConvFramePlan * plan, const CudaConvFrame * window,
@@ -1413,26 +1501,11 @@ cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
   CudaConvStatus s;
   int t_radius, striped = 0;
 
-  if (cuda == NULL || plan == NULL || window == NULL || dst == NULL)
-    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-        "no GPU backend, frame plan, window or destination frame");
-  t_radius = cudaconv_frame_plan_temporal_radius (plan);
-  if (n_window != 2 * t_radius + 1)
-    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-        "a window of %d frames for a temporal radius of %d: it must hold "
-        "2 * %d + 1 = %d", n_window, t_radius, t_radius, 2 * t_radius + 1);
+  if ((s = cc_window_begin (cuda, plan, window, n_window, dst, &t_radius,
+              err)) != CUDACONV_OK)
+    return s;
   if (t_radius == 0)
     return cudaconv_cuda_run_frame (cuda, plan, &window[0], dst, err);
-  if ((s = cc_enter (cuda, err)) != CUDACONV_OK ||
-      (s = check_window (plan, window, n_window, dst, err)) != CUDACONV_OK)
-    return s;
-  /* the f32 planes serve every window; kept frames only host ones */
-  if (cuda->temporal == NULL) {
-    cuda->temporal = (CcTemporal *) calloc (1, sizeof (CcTemporal));
-    if (cuda->temporal == NULL)
-      return cudaconv_error_set (err, CUDACONV_ERROR_NO_MEMORY,
-          "out of host memory for the window's state");
-  }
 
   s = window_on_device (cuda, plan, window, ids, n_window, device, fresh,
       err);
@@ -1453,7 +1526,7 @@ cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
                 0, plane->geometry.height, cuda->stream,
                 &inner)) == CUDACONV_OK)
       s = window_plane (cuda, plane, p, device, t_radius, dst,
-          out_offset[p], &inner);
+          out_offset[p], cuda->stream, &inner);
     if (s != CUDACONV_OK)
       cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
   }

@@ -15,9 +15,10 @@
  * clip in device, pageable or pinned memory and each output in any; ids
  * given (so the backend reuses its copies), absent, or reused by another
  * plan (which must not match).  Outputs start poisoned; their padding must
- * come back untouched.  Then host clips tall enough to go in stripes, a
- * 4K RGBA clip at T = 2, a refused window, and forget_frames between
- * cases.
+ * come back untouched.  Then host clips tall enough to go in stripes,
+ * clips whose outputs are frames in flight (cudaconv_cuda_submit_frame_window,
+ * up to 16 at once, with an injected launch fault now and then), a 4K
+ * RGBA clip at T = 2, a refused window, and forget_frames between cases.
  *
  *   test_temporal_gpu [--quick]  (or CUDACONV_TEST_QUICK=1): small sizes
  *                                only, for compute-sanitizer runs
@@ -26,6 +27,7 @@
  * Exits 77 (skipped) when no GPU is usable. */
 
 #include "cudaconv.h"
+#include "cudaconv_testing.h"
 #include "gpuframe.h"
 #include "regioncase.h"
 #include "testutil.h"
@@ -314,6 +316,186 @@ group_4k (int quick)
   }
 }
 
+/* The clip's outputs as frames in flight (cudaconv_cuda_submit_frame_window):
+ * up to depth outputs submitted before the oldest is waited for, each into
+ * a destination of its own, all compared with the CPU at the end.  With
+ * fault_at >= 0 the first launch of output fault_at's submit fails: that
+ * submit must say so, and every other output must still be right. */
+static int
+run_clip_in_flight (RcJob * job, const CudaConvFramePlan * plan, int n,
+    Mem src_mem, int depth, int fault_at, const char *what)
+{
+  RcFrame clip[MAX_CLIP], want, work[MAX_CLIP];
+  GFrame gclip[MAX_CLIP], gdst[MAX_CLIP];
+  CudaConvTicket tickets[MAX_CLIP];
+  CudaConvFrameId ids[MAX_CLIP];
+  Mem dst_mem[MAX_CLIP];
+  int submitted[MAX_CLIP] = { 0 };
+  int t_radius = cudaconv_frame_plan_temporal_radius (plan);
+  int ok = 1, waited = 0;
+
+  /* a plan that needs frame t alone may launch nothing to fail */
+  if (t_radius == 0)
+    fault_at = -1;
+  memset (gclip, 0, sizeof (gclip));
+  memset (gdst, 0, sizeof (gdst));
+  for (int i = 0; i < n; i++) {
+    rc_frame_alloc (&clip[i], job, &rng, 9);
+    rc_frame_alloc (&work[i], job, &rng, 9);
+    for (int p = 0; p < clip[i].n_planes; p++) {
+      tu_image_fill_random (&clip[i].planes[p], &rng);
+      tu_image_poison (&work[i].planes[p], &rng);
+    }
+    ok = ok && gframe_new (&gclip[i], src_mem, &clip[i]);
+    ids[i] = next_id++;
+    /* device windows go to device outputs to be queued; others to any */
+    dst_mem[i] = src_mem == MEM_DEVICE && tu_rng_int (&rng, 0, 3) ?
+        MEM_DEVICE : (Mem) tu_rng_int (&rng, 0, N_MEMS - 1);
+    ok = ok && gframe_new (&gdst[i], dst_mem[i], &work[i]);
+  }
+  rc_frame_alloc (&want, job, &rng, 0);
+
+  for (int t = 0; ok && t < n; t++) {
+    int index[MAX_WINDOW];
+    CudaConvFrame gwin[MAX_WINDOW];
+    CudaConvFrameId wids[MAX_WINDOW];
+    CudaConvError err = { 0 };
+    CudaConvStatus s;
+
+    window_of (t, n, t_radius, index);
+    for (int k = 0; k < 2 * t_radius + 1; k++) {
+      gwin[k] = gclip[index[k]].frame;
+      wids[k] = ids[index[k]];
+    }
+    if (t - waited >= depth) {
+      if (submitted[waited] && cudaconv_cuda_frame_wait (cuda,
+              &tickets[waited], &err) != CUDACONV_OK) {
+        printf ("FAIL %s: the wait of frame %d: %s\n", what, waited,
+            err.message);
+        ok = 0;
+      }
+      waited++;
+    }
+    if (t == fault_at)
+      cudaconv_cuda_inject_fault (CUDACONV_FAULT_LAUNCH, 0);
+    s = cudaconv_cuda_submit_frame_window (cuda, plan, gwin, wids,
+        2 * t_radius + 1, &gdst[t].frame, &tickets[t], &err);
+    cudaconv_cuda_inject_fault (CUDACONV_FAULT_NONE, 0);
+    submitted[t] = s == CUDACONV_OK;
+    if (t == fault_at && (s == CUDACONV_OK || err.message[0] == '\0')) {
+      printf ("FAIL %s: the injected launch fault of frame %d was not "
+          "reported (status %d)\n", what, t, (int) s);
+      ok = 0;
+    } else if (t != fault_at && s != CUDACONV_OK) {
+      printf ("FAIL %s: the submit of frame %d: %s\n", what, t,
+          err.message);
+      ok = 0;
+    }
+  }
+  for (; waited < n; waited++) {
+    CudaConvError err = { 0 };
+
+    if (submitted[waited] && cudaconv_cuda_frame_wait (cuda,
+            &tickets[waited], &err) != CUDACONV_OK) {
+      printf ("FAIL %s: the wait of frame %d: %s\n", what, waited,
+          err.message);
+      ok = 0;
+    }
+  }
+
+  for (int t = 0; ok && t < n; t++) {
+    int index[MAX_WINDOW];
+    CudaConvFrame hwin[MAX_WINDOW];
+    CudaConvError err = { 0 };
+
+    if (t == fault_at)
+      continue;
+    window_of (t, n, t_radius, index);
+    for (int k = 0; k < 2 * t_radius + 1; k++)
+      hwin[k] = clip[index[k]].frame;
+    for (int p = 0; p < want.n_planes; p++)
+      tu_image_poison (&want.planes[p], &rng);
+    if (cudaconv_cpu_run_frame_window (plan, hwin, 2 * t_radius + 1,
+            &want.frame, 0, &err) != CUDACONV_OK) {
+      printf ("FAIL %s: the CPU run of frame %d: %s\n", what, t,
+          err.message);
+      ok = 0;
+    }
+    ok = ok && gframe_download (&gdst[t], &work[t]);
+    for (int p = 0; ok && p < work[t].n_planes; p++) {
+      int is_float = work[t].views[p].type == CUDACONV_SAMPLE_F32;
+      char plane_what[1200];
+
+      snprintf (plane_what, sizeof (plane_what), "%s frame %d (to %s) "
+          "plane %d", what, t, mem_names[dst_mem[t]], p);
+      ok = tu_compare (&work[t].views[p], &want.views[p],
+          is_float ? 1e-5 : 1, is_float ? 1e-4 : 0, NULL, plane_what) && ok;
+      ok = tu_image_padding_intact (&work[t].planes[p], plane_what) && ok;
+    }
+  }
+
+  for (int i = 0; i < n; i++) {
+    gframe_free (&gclip[i]);
+    gframe_free (&gdst[i]);
+    rc_frame_free (&clip[i]);
+    rc_frame_free (&work[i]);
+  }
+  rc_frame_free (&want);
+  if (!ok)
+    printf ("  in: %s\n", what);
+  return ok;
+}
+
+/* Random clips as frames in flight: mostly device windows (queued, so up
+ * to depth of them overlap, the three-pass path's shared planes included
+ * for radii above 16), some host ones (finished by the submit), T = 0
+ * plans too (a window of one frame), and now and then a launch fault in
+ * the middle of a clip. */
+static void
+group_in_flight (int quick)
+{
+  int n_cases = quick ? 30 : 120;
+
+  for (int i = 0; i < n_cases && n_failed_cases < 8; i++) {
+    RcJob *job = malloc (sizeof (RcJob));
+    CudaConvFilterDesc desc;
+    CudaConvFramePlan *plan;
+    CudaConvError err = { 0 };
+    int w = tu_rng_int (&rng, 1, quick ? 48 : 200);
+    int h = tu_rng_int (&rng, 1, quick ? 40 : 120);
+    int n = tu_rng_int (&rng, 1, MAX_CLIP);
+    int depth = tu_rng_int (&rng, 1, CUDACONV_MAX_FRAMES_IN_FLIGHT);
+    Mem src_mem = tu_rng_int (&rng, 0, 3) ? MEM_DEVICE :
+        (Mem) tu_rng_int (&rng, 1, N_MEMS - 1);
+    int fault_at = tu_rng_int (&rng, 0, 5) == 0 ? tu_rng_int (&rng, 0,
+        n - 1) : -1;
+    char what[1024], desc_text[800];
+
+    rc_job_init (job, (RcLayout) tu_rng_int (&rng, 0, RC_N_LAYOUTS - 1), w,
+        h, &rng);
+    random_temporal_filter (&desc, tu_rng_int (&rng, 0, 3) ? 4 : 20);
+    if (tu_rng_int (&rng, 0, 9) == 0 && desc.kind != CUDACONV_KIND_LAPLACIAN)
+      desc.radius_t = 0;
+    rc_job_set_filter (job, 0, &desc);
+    rc_job_describe (job, desc_text, sizeof (desc_text));
+    snprintf (what, sizeof (what), "in-flight case %d [%s; %s T=%d "
+        "sigma_t=%g; %d frames in %s memory, %d in flight, fault at %d]", i,
+        desc_text, tu_kind_name (desc.kind), desc.radius_t, desc.sigma_t, n,
+        mem_names[src_mem], depth, fault_at);
+    plan = cudaconv_frame_plan_new (&job->descs[0], &err);
+    if (plan == NULL) {
+      printf ("FAIL %s: the plan was refused: %s\n", what, err.message);
+      case_done (0);
+    } else {
+      case_done (run_clip_in_flight (job, plan, n, src_mem, depth, fault_at,
+              what));
+      cudaconv_frame_plan_free (plan);
+    }
+    rc_job_clear (job);
+    free (job);
+  }
+}
+
 /* A window of the wrong length, and one of mixed memories: refused with a
  * message, dst untouched. */
 static void
@@ -326,6 +508,7 @@ group_refused (void)
   RcFrame in, out;
   GFrame gin = { 0 }, gout = { 0 };
   CudaConvFrame win[3];
+  CudaConvTicket ticket;
   int ok = 1;
 
   rc_job_init (job, RC_RGBA, 17, 9, &rng);
@@ -348,7 +531,18 @@ group_refused (void)
     printf ("FAIL the refusal of a short window says \"%s\"\n", err.message);
     ok = 0;
   }
+  if (ok && cudaconv_cuda_submit_frame_window (cuda, plan, win, NULL, 2,
+          &gout.frame, &ticket, &err) != CUDACONV_ERROR_INVALID) {
+    printf ("FAIL a submitted window of 2 frames for T=1 was not refused\n");
+    ok = 0;
+  }
   win[1] = in.frame;
+  if (ok && cudaconv_cuda_submit_frame_window (cuda, plan, win, NULL, 3,
+          &gout.frame, &ticket, &err) != CUDACONV_ERROR_INVALID) {
+    printf ("FAIL a submitted window of host and device frames was not "
+        "refused\n");
+    ok = 0;
+  }
   if (ok && cudaconv_cuda_run_frame_window (cuda, plan, win, NULL, 3,
           &gout.frame, &err) != CUDACONV_ERROR_INVALID) {
     printf ("FAIL a window of host and device frames was not refused\n");
@@ -401,6 +595,7 @@ main (int argc, char **argv)
   group_refused ();
   group_random (quick);
   group_striped (quick);
+  group_in_flight (quick);
   group_4k (quick);
 
   cudaconv_cuda_free (cuda);
