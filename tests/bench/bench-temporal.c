@@ -18,8 +18,14 @@
  * buffers, timed in batches with CUDA events in the same run (issue 12
  * found the SM copy kernel no faster at these sizes).  The ratio is a
  * whole call's wall time, its launches and its wait included, over the
- * copy's GPU time.  Every case's first output is checked against the CPU
- * backend (within 1 LSB) before its figure is printed.
+ * copy's GPU time.  Device cases are then timed as a pipeline with frames
+ * in flight runs them: IN_FLIGHT outputs submitted
+ * (cudaconv_cuda_submit_frame_window) before the oldest is waited for,
+ * each into a destination of its own; the figure is a stream's wall time
+ * over its frames (median of STREAMS streams), so that the launches and
+ * the waits overlap the work of the frames around them.  Every case's
+ * first output, called either way, is checked against the CPU backend
+ * (within 1 LSB) before its figures are printed.
  *
  *   bench-temporal [--quick] [--json FILE] [--case NAME]
  */
@@ -35,6 +41,8 @@
 
 #define CLIP 8
 #define MAX_WINDOW (2 * CUDACONV_MAX_TEMPORAL_RADIUS + 1)
+#define IN_FLIGHT 3
+#define STREAMS 5
 
 typedef struct
 {
@@ -122,6 +130,64 @@ window_at (long t, int t_radius, const CudaConvFrame * clip,
   }
 }
 
+/* The largest difference between the result planes of dst (on the
+ * device or pinned) and ref, read through got. */
+static int
+worst_diff (const CbLayout * l, const CudaConvFrame * dst,
+    const CudaConvFrame * ref, unsigned char **got)
+{
+  int worst = 0;
+
+  for (int p = 0; p < l->n_planes; p++) {
+    if (cudaMemcpy (got[p], dst->data[p], l->bytes[p],
+            cudaMemcpyDefault) != cudaSuccess)
+      return 256;
+    for (size_t b = 0; b < l->bytes[p]; b++) {
+      int d = abs ((int) got[p][b] - (int) ((unsigned char *) ref->
+              data[p])[b]);
+      worst = d > worst ? d : worst;
+    }
+  }
+  return worst;
+}
+
+/* us per frame of a stream of frames outputs from output *t on, IN_FLIGHT
+ * in flight, output i into dsts[i % IN_FLIGHT]; -1 on a failure. */
+static double
+stream_us (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
+    const TemporalCase * tc, const CudaConvFrame * clip,
+    const CudaConvFrame * dsts, long *t)
+{
+  int n_window = 2 * tc->t_radius + 1;
+  CudaConvTicket tickets[IN_FLIGHT];
+  CudaConvFrame window[MAX_WINDOW];
+  CudaConvFrameId ids[MAX_WINDOW];
+  CudaConvError err = { 0, };
+  double t0 = cb_now_us ();
+  int ok = 1, waited = 0, submitted = 0;
+
+  for (int i = 0; i < tc->frames && ok; i++, (*t)++) {
+    if (submitted - waited == IN_FLIGHT)
+      ok = cudaconv_cuda_frame_wait (cuda, &tickets[waited++ % IN_FLIGHT],
+          &err) == CUDACONV_OK;
+    window_at (*t, tc->t_radius, clip, window, ids);
+    ok = ok && cudaconv_cuda_submit_frame_window (cuda, plan, window, ids,
+        n_window, &dsts[i % IN_FLIGHT], &tickets[i % IN_FLIGHT],
+        &err) == CUDACONV_OK;
+    submitted += ok;
+  }
+  /* every successful submit needs its wait */
+  while (waited < submitted)
+    if (cudaconv_cuda_frame_wait (cuda, &tickets[waited++ % IN_FLIGHT],
+            &err) != CUDACONV_OK)
+      ok = 0;
+  if (!ok) {
+    fprintf (stderr, "%s: frames in flight: %s\n", tc->name, err.message);
+    return -1;
+  }
+  return (cb_now_us () - t0) / tc->frames;
+}
+
 static int
 run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
     int *first_json)
@@ -131,11 +197,17 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
   int n_window = 2 * tc->t_radius + 1;
   unsigned seed = (unsigned) time (NULL);
   CbLayout l;
-  CudaConvFrame clip[CLIP], host_clip[CLIP], dst, ref, window[MAX_WINDOW];
+  CudaConvFrame clip[CLIP], host_clip[CLIP], dsts[IN_FLIGHT], ref;
+  CudaConvFrame window[MAX_WINDOW];
+  CudaConvFrame *dst = &dsts[0];
   CudaConvFrameId ids[MAX_WINDOW];
+  CudaConvTicket ticket;
   unsigned char *got[2] = { 0 };
   double *us = calloc (tc->frames, sizeof (double));
-  double floor = 0;
+  double streams[STREAMS];
+  double floor = 0, in_flight = 0;
+  /* host cases: their windows are finished by the submit (no figure) */
+  int n_dsts = tc->memory == CUDACONV_MEMORY_DEVICE ? IN_FLIGHT : 1;
   int ok = 1, worst = 0;
   long t = 0;
 
@@ -147,9 +219,8 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
   srand (seed);
   memset (clip, 0, sizeof (clip));
   memset (host_clip, 0, sizeof (host_clip));
-  memset (&dst, 0, sizeof (dst));
+  memset (dsts, 0, sizeof (dsts));
   memset (&ref, 0, sizeof (ref));
-  dst.memory = tc->memory;
   for (int i = 0; i < CLIP; i++) {
     clip[i].memory = tc->memory;
     host_clip[i].memory = CUDACONV_MEMORY_HOST;
@@ -173,12 +244,18 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
   for (int p = 0; p < l.n_planes; p++) {
     ref.data[p] = malloc (l.bytes[p]);
     got[p] = malloc (l.bytes[p]);
-    ref.stride[p] = dst.stride[p] = l.stride[p];
-    if (tc->memory == CUDACONV_MEMORY_DEVICE)
-      ok &= cudaMalloc (&dst.data[p], l.bytes[p]) == cudaSuccess;
-    else
-      ok &= (dst.data[p] = cudaconv_cuda_host_alloc (l.bytes[p],
-              &err)) != NULL;
+    ref.stride[p] = l.stride[p];
+  }
+  for (int i = 0; i < n_dsts; i++) {
+    dsts[i].memory = tc->memory;
+    for (int p = 0; p < l.n_planes; p++) {
+      dsts[i].stride[p] = l.stride[p];
+      if (tc->memory == CUDACONV_MEMORY_DEVICE)
+        ok &= cudaMalloc (&dsts[i].data[p], l.bytes[p]) == cudaSuccess;
+      else
+        ok &= (dsts[i].data[p] = cudaconv_cuda_host_alloc (l.bytes[p],
+                &err)) != NULL;
+    }
   }
   /* the uploads land before the backend's stream reads the frames */
   if (!ok || cudaDeviceSynchronize () != cudaSuccess) {
@@ -195,21 +272,27 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
   }
   window_at (0, tc->t_radius, clip, window, ids);
   if (cudaconv_cuda_run_frame_window (cuda, plan, window, ids, n_window,
-          &dst, &err) != CUDACONV_OK) {
+          dst, &err) != CUDACONV_OK) {
     fprintf (stderr, "%s: GPU: %s\n", tc->name, err.message);
     return 0;
   }
-  for (int p = 0; p < l.n_planes; p++) {
-    cudaMemcpy (got[p], dst.data[p], l.bytes[p], cudaMemcpyDefault);
-    for (size_t b = 0; b < l.bytes[p]; b++) {
-      int d = abs ((int) got[p][b] - (int) ((unsigned char *) ref.data[p])[b]);
-      worst = d > worst ? d : worst;
+  worst = worst_diff (&l, dst, &ref, got);
+  if (n_dsts > 1) {
+    int in_flight_worst;
+
+    if (cudaconv_cuda_submit_frame_window (cuda, plan, window, ids,
+            n_window, &dsts[1], &ticket, &err) != CUDACONV_OK ||
+        cudaconv_cuda_frame_wait (cuda, &ticket, &err) != CUDACONV_OK) {
+      fprintf (stderr, "%s: GPU, in flight: %s\n", tc->name, err.message);
+      return 0;
     }
+    in_flight_worst = worst_diff (&l, &dsts[1], &ref, got);
+    worst = in_flight_worst > worst ? in_flight_worst : worst;
   }
 
   for (t = 1; t < 6; t++) {
     window_at (t, tc->t_radius, clip, window, ids);
-    cudaconv_cuda_run_frame_window (cuda, plan, window, ids, n_window, &dst,
+    cudaconv_cuda_run_frame_window (cuda, plan, window, ids, n_window, dst,
         &err);
   }
   for (int i = 0; i < tc->frames; i++, t++) {
@@ -218,13 +301,20 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
     window_at (t, tc->t_radius, clip, window, ids);
     t0 = cb_now_us ();
     if (cudaconv_cuda_run_frame_window (cuda, plan, window, ids, n_window,
-            &dst, &err) != CUDACONV_OK) {
+            dst, &err) != CUDACONV_OK) {
       fprintf (stderr, "%s: %s\n", tc->name, err.message);
       return 0;
     }
     us[i] = cb_now_us () - t0;
   }
   cb_sort (us, tc->frames);
+  for (int k = 0; k < STREAMS && n_dsts > 1; k++)
+    if ((streams[k] = stream_us (cuda, plan, tc, clip, dsts, &t)) < 0)
+      return 0;
+  if (n_dsts > 1) {
+    cb_sort (streams, STREAMS);
+    in_flight = streams[STREAMS / 2];
+  }
   if (tc->memory == CUDACONV_MEMORY_DEVICE)
     floor = floor_us (l.bytes[0] + l.bytes[1]);
   printf ("%-30s %3d %10.1f %10.1f %9.0f %8.1f %7s  %s\n", tc->name,
@@ -234,12 +324,16 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
   if (floor > 0)
     printf ("%-30s     ratio to the floor: %.2fx\n", "",
         us[tc->frames / 2] / floor);
+  if (in_flight > 0 && floor > 0)
+    printf ("%-30s     %d in flight: %.1f us a frame, %.0f frames/s, "
+        "%.2fx the floor\n", "", IN_FLIGHT, in_flight, 1e6 / in_flight,
+        in_flight / floor);
   if (json != NULL) {
     fprintf (json, "%s\n  {\"case\": \"%s\", \"t_radius\": %d, "
         "\"median_us\": %.2f, \"p90_us\": %.2f, \"floor_us\": %.2f, "
-        "\"max_diff\": %d, \"seed\": %u}", *first_json ? "" : ",", tc->name,
-        tc->t_radius, us[tc->frames / 2], us[tc->frames * 9 / 10], floor,
-        worst, seed);
+        "\"in_flight_us\": %.2f, \"max_diff\": %d, \"seed\": %u}",
+        *first_json ? "" : ",", tc->name, tc->t_radius, us[tc->frames / 2],
+        us[tc->frames * 9 / 10], floor, in_flight, worst, seed);
     *first_json = 0;
   }
 
@@ -251,11 +345,14 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
         cudaconv_cuda_host_free (clip[i].data[p]);
       free (host_clip[i].data[p]);
     }
+  for (int i = 0; i < n_dsts; i++)
+    for (int p = 0; p < l.n_planes; p++) {
+      if (tc->memory == CUDACONV_MEMORY_DEVICE)
+        cudaFree (dsts[i].data[p]);
+      else
+        cudaconv_cuda_host_free (dsts[i].data[p]);
+    }
   for (int p = 0; p < l.n_planes; p++) {
-    if (tc->memory == CUDACONV_MEMORY_DEVICE)
-      cudaFree (dst.data[p]);
-    else
-      cudaconv_cuda_host_free (dst.data[p]);
     free (ref.data[p]);
     free (got[p]);
   }
