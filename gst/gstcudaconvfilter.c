@@ -186,10 +186,16 @@
  * and what is valid, and changes nothing: set temporal-radius to 0 before
  * switching to such a kernel or region mode.
  *
- * With T above 0 each output is finished before the element returns
- * (#GstCudaConvFilter:frames-in-flight counts as 1: keeping frames in
- * flight across time is not supported).  The element holds 2 T input
- * buffers between buffers and asks upstream's pool for that many more.
+ * The outputs of windows are frames in flight like any other
+ * (#GstCudaConvFilter:frames-in-flight, whose automatic value is 1 when T
+ * is above 0): output t goes downstream once that many outputs are in
+ * flight behind it, and until it is finished it holds the input buffers
+ * its window reads.  On the GPU a window of frames in CUDA memory, output
+ * into CUDA memory, is queued, so that consecutive outputs overlap; any
+ * other window is finished before the element returns, and more frames
+ * in flight only add latency.  Between buffers the element holds up to
+ * 2 T + frames-in-flight - 1 input buffers (the window's and those of
+ * the outputs in flight) and asks upstream's pool for that many more.
  * On the GPU, frames in CUDA memory are read where they are, and each
  * frame in system memory is uploaded once while the window slides over it;
  * the copies are freed when the window restarts and at stop.  QoS (on by
@@ -314,16 +320,20 @@ struct _GstCudaConvFilter
 
 /* A frame in flight: both buffers, mapped until the frame is finished, and
  * on the GPU the library's ticket.  Frames the CPU ran (or the GPU ran
- * synchronously) are finished when they enter the queue. */
+ * synchronously) are finished when they enter the queue.  An output of a
+ * window holds the window's buffers instead of mapping inbuf (the window
+ * maps them): the GPU may read them until the frame is finished. */
 typedef struct
 {
   GstBuffer *inbuf;
   GstBuffer *outbuf;
-  GstVideoFrame in_frame;
+  GstVideoFrame in_frame;       /* of a window's output: its info alone */
   GstVideoFrame out_frame;
   gboolean on_gpu;              /* ticket names work still to wait for */
   CudaConvTicket ticket;
   gboolean in_place;            /* outbuf is inbuf, mapped once: in_frame */
+  guint n_window;               /* > 0: the output of a window */
+  GstBuffer *window[2 * CUDACONV_MAX_TEMPORAL_RADIUS + 1];
 } GstCudaConvFlight;
 
 static void gst_cuda_conv_filter_finalize (GObject * object);
@@ -360,6 +370,8 @@ static GstFlowReturn gst_cuda_conv_filter_window_drain (GstCudaConvFilter *
 static void gst_cuda_conv_filter_keep_drain_error (GstCudaConvFilter * self,
     GstFlowReturn ret);
 static guint gst_cuda_conv_filter_flight_limit (GstCudaConvFilter * self);
+static GstFlowReturn gst_cuda_conv_filter_release (GstCudaConvFilter * self,
+    guint limit, GstBuffer ** outbuf);
 static gboolean gst_cuda_conv_filter_set_info (GstVideoFilter * vfilter,
     GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
     GstVideoInfo * out_info);
@@ -1584,15 +1596,16 @@ gst_cuda_conv_filter_update (GstCudaConvFilter * self)
     g_free (matrix);
     /* The frames the window holds were taken under another T (or the new
      * settings cannot filter): they go out now, under the plan they were
-     * taken with, their missing future frames the newest repeated; the
-     * window restarts with the new T at the next frame.  Other changes
-     * apply to the outputs made from now on. */
-    if (gst_cuda_conv_window_n_held (self->window) > 0 && (plan == NULL ||
-            settings.temporal_radius !=
-            gst_cuda_conv_window_radius (self->window))) {
+     * taken with, their missing future frames the newest repeated, after
+     * the frames in flight; the window restarts with the new T at the next
+     * frame.  Other changes apply to the outputs made from now on. */
+    if (self->plan_valid && (plan == NULL || settings.temporal_radius !=
+            self->plan_settings.temporal_radius)) {
       GST_DEBUG_OBJECT (self, "temporal-radius %d -> %d: draining the "
-          "window", gst_cuda_conv_window_radius (self->window),
+          "window", self->plan_settings.temporal_radius,
           settings.temporal_radius);
+      gst_cuda_conv_filter_keep_drain_error (self,
+          gst_cuda_conv_filter_drain (self, TRUE));
       gst_cuda_conv_filter_keep_drain_error (self,
           gst_cuda_conv_filter_window_drain (self, TRUE));
     }
@@ -1637,13 +1650,17 @@ gst_cuda_conv_filter_flight_limit (GstCudaConvFilter * self)
   regions = self->region_mode != GST_CUDA_CONV_FILTER_REGION_MODE_FRAME;
   temporal = self->temporal_radius > 0;
   GST_OBJECT_UNLOCK (self);
-  /* a region frame, or an output of a window, is finished before the
-   * element returns: with 1, the frames in flight before it go downstream
-   * as it is taken */
-  if (regions || temporal)
+  /* a region frame is finished before the element returns: with 1, the
+   * frames in flight before it go downstream as it is taken */
+  if (regions)
     return 1;
   if (n > 0)
     return n;
+  /* a window of system-memory frames is finished before the element
+   * returns (the library's submit runs it), and one in CUDA memory has
+   * no transfer to overlap */
+  if (temporal)
+    return 1;
   /* without a frame rate the latency of held frames cannot be stated */
   if (self->use_gpu && !(self->in_cuda && self->out_cuda) &&
       GST_VIDEO_INFO_FPS_N (&vfilter->in_info) > 0)
@@ -1672,7 +1689,11 @@ gst_cuda_conv_filter_finish (GstCudaConvFilter * self,
   }
   if (!flight->in_place)
     gst_video_frame_unmap (&flight->out_frame);
-  gst_video_frame_unmap (&flight->in_frame);
+  if (flight->n_window == 0)
+    gst_video_frame_unmap (&flight->in_frame);
+  /* back to upstream's pool as soon as nothing reads them */
+  for (guint i = 0; i < flight->n_window; i++)
+    gst_clear_buffer (&flight->window[i]);
   return s;
 }
 
@@ -1681,6 +1702,8 @@ gst_cuda_conv_flight_free (GstCudaConvFlight * flight)
 {
   gst_clear_buffer (&flight->inbuf);
   gst_clear_buffer (&flight->outbuf);
+  for (guint i = 0; i < flight->n_window; i++)
+    gst_clear_buffer (&flight->window[i]);
   g_free (flight);
 }
 
@@ -1807,20 +1830,22 @@ gst_cuda_conv_filter_map (GstCudaConvFilter * self,
 
 /* --------------------------------------------------- filters across time */
 
-/* Makes the window's next output: a new buffer with the metadata of frame
- * t (GstBaseTransform copies its timestamps, flags and metas), filtered
- * from frames t - T .. t + T, synchronously on the backend chosen at
- * start; then moves the window on.  On failure the error is posted and
- * *outbuf stays NULL. */
+/* Puts the window's next output in flight: a new buffer with the metadata
+ * of frame t (GstBaseTransform copies its timestamps, flags and metas),
+ * filtered from frames t - T .. t + T on the backend chosen at start (the
+ * CPU finishes it here), holding the window's buffers until it is
+ * finished; then moves the window on.  On failure the frames in flight
+ * before it are pushed, then its error is posted (a flushing pad drops
+ * them instead). */
 static GstFlowReturn
-gst_cuda_conv_filter_window_output (GstCudaConvFilter * self,
-    GstBuffer ** outbuf)
+gst_cuda_conv_filter_window_output (GstCudaConvFilter * self)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (self);
   GstVideoFilter *vfilter = GST_VIDEO_FILTER (self);
   CudaConvFrame frames[2 * CUDACONV_MAX_TEMPORAL_RADIUS + 1], dst;
   CudaConvFrameId ids[2 * CUDACONV_MAX_TEMPORAL_RADIUS + 1];
+  GstBuffer *buffers[2 * CUDACONV_MAX_TEMPORAL_RADIUS + 1];
   gint t = gst_cuda_conv_window_radius (self->window);
   /* the plan may reach less far than its settings (the library makes
    * plans whose output is frame t alone identity): its window is the
@@ -1829,40 +1854,49 @@ gst_cuda_conv_filter_window_output (GstCudaConvFilter * self,
   gint n = 2 * pt + 1;
   CudaConvMemory out_memory = CUDACONV_MEMORY_HOST;
   CudaConvError err = { 0, };
-  GstVideoFrame out_frame;
+  GstCudaConvFlight *flight;
   GError *error = NULL;
-  GstBuffer *inbuf, *buf = NULL;
+  GstBuffer *inbuf;
   GstFlowReturn ret;
   CudaConvStatus s;
 
-  *outbuf = NULL;
-  inbuf = gst_cuda_conv_window_peek (self->window, frames, ids);
-  ret = klass->prepare_output_buffer (trans, inbuf, &buf);
-  if (ret != GST_FLOW_OK || buf == NULL) {
+  inbuf = gst_cuda_conv_window_peek (self->window, frames, ids, buffers);
+  flight = g_new0 (GstCudaConvFlight, 1);
+  flight->inbuf = gst_buffer_ref (inbuf);
+  flight->in_frame.info = vfilter->in_info;
+  ret = klass->prepare_output_buffer (trans, inbuf, &flight->outbuf);
+  if (ret != GST_FLOW_OK || flight->outbuf == NULL) {
     GST_WARNING_OBJECT (self, "could not get an output buffer: %s",
         gst_flow_get_name (ret));
+    gst_cuda_conv_flight_free (flight);
+    gst_cuda_conv_filter_drain (self, ret != GST_FLOW_FLUSHING);
     return ret != GST_FLOW_OK ? ret : GST_FLOW_ERROR;
   }
   if (self->use_gpu) {
-    out_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, buf);
-    gst_cuda_conv_gpu_prepare_host (self->gpu, buf, out_memory);
+    out_memory = gst_cuda_conv_gpu_buffer_memory (self->gpu, flight->outbuf);
+    gst_cuda_conv_gpu_prepare_host (self->gpu, flight->outbuf, out_memory);
   }
-  if (!gst_video_frame_map (&out_frame, &vfilter->out_info, buf,
-          GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF |
+  if (!gst_video_frame_map (&flight->out_frame, &vfilter->out_info,
+          flight->outbuf, GST_MAP_WRITE | GST_VIDEO_FRAME_MAP_FLAG_NO_REF |
           gst_cuda_conv_gpu_map_flags (out_memory))) {
+    gst_cuda_conv_filter_drain (self, TRUE);
     GST_ELEMENT_ERROR (self, STREAM, FAILED, (NULL),
         ("cannot map the output buffer (%" G_GSIZE_FORMAT " bytes) for "
-            "writing", gst_buffer_get_size (buf)));
-    gst_buffer_unref (buf);
+            "writing", gst_buffer_get_size (flight->outbuf)));
+    gst_cuda_conv_flight_free (flight);
     return GST_FLOW_ERROR;
   }
-  if (!gst_cuda_conv_planes_frame (&out_frame, out_memory, &dst, &error)) {
+  if (!gst_cuda_conv_planes_frame (&flight->out_frame, out_memory, &dst,
+          &error)) {
+    gst_cuda_conv_filter_drain (self, TRUE);
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("%s", error->message), (NULL));
     g_clear_error (&error);
-    gst_video_frame_unmap (&out_frame);
-    gst_buffer_unref (buf);
+    gst_video_frame_unmap (&flight->out_frame);
+    gst_cuda_conv_flight_free (flight);
     return GST_FLOW_ERROR;
   }
+  for (gint i = t - pt; i <= t + pt; i++)
+    flight->window[flight->n_window++] = gst_buffer_ref (buffers[i]);
   GST_LOG_OBJECT (self, "frame %" GST_TIME_FORMAT " from a window of %d "
       "(ids %" G_GUINT64_FORMAT " .. %" G_GUINT64_FORMAT ")",
       GST_TIME_ARGS (GST_BUFFER_PTS (inbuf)), n, (guint64) ids[t - pt],
@@ -1874,36 +1908,42 @@ gst_cuda_conv_filter_window_output (GstCudaConvFilter * self,
   } else if (!gst_cuda_conv_gpu_begin (self->gpu, &err)) {
     s = err.status;
   } else {
-    s = gst_cuda_conv_gpu_run_frame_window (self->gpu, self->plan,
-        frames + t - pt, ids + t - pt, n, &dst, &err);
+    s = gst_cuda_conv_gpu_submit_frame_window (self->gpu, self->plan,
+        frames + t - pt, ids + t - pt, n, &dst, &flight->ticket, &err);
+    flight->on_gpu = s == CUDACONV_OK;
     gst_cuda_conv_gpu_end (self->gpu);
   }
-  gst_video_frame_unmap (&out_frame);
   if (s != CUDACONV_OK) {
-    gst_cuda_conv_filter_post_frame_failure (self, &vfilter->in_info, inbuf,
-        &err);
-    gst_buffer_unref (buf);
+    CudaConvError ignored = { 0, };
+
+    /* the frames before it go downstream first, then the error */
+    gst_cuda_conv_filter_drain (self, TRUE);
+    gst_cuda_conv_filter_post_failure (self, flight, &err);
+    gst_cuda_conv_filter_finish (self, flight, &ignored);
+    gst_cuda_conv_flight_free (flight);
     return GST_FLOW_ERROR;
   }
   gst_cuda_conv_window_advance (self->window);
-  *outbuf = buf;
+  g_queue_push_tail (&self->flight, flight);
   return GST_FLOW_OK;
 }
 
-/* Ends the window.  push: makes and pushes the output of every held frame
- * whose output is still to come, in order, the missing future frames
+/* Ends the window.  push: puts the output of every held frame whose
+ * output is still to come in flight, in order, the missing future frames
  * being the newest repeated (EOS, and before the stream restarts: new
- * caps, a segment, a DISCONT buffer, a new temporal-radius, ...), until a
- * push or an output fails (its error posted; the frames after it are
- * dropped).  !push (flush, stop): releases them without output.  Either
- * way the window is empty afterwards and the GPU's copies of its frames
- * are freed.  Returns the first failure, or GST_FLOW_OK. */
+ * caps, a segment, a DISCONT buffer, a new temporal-radius, ...), then
+ * pushes every frame in flight, until a push or an output fails (its error
+ * posted; the frames after it are dropped).  !push (flush, stop): releases
+ * the held frames without output (the caller drops the frames in flight).
+ * Either way the window is empty afterwards and the GPU's copies of its
+ * frames are freed.  Returns the first failure, or GST_FLOW_OK. */
 static GstFlowReturn
 gst_cuda_conv_filter_window_drain (GstCudaConvFilter * self, gboolean push)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
   GstFlowReturn ret = GST_FLOW_OK;
   guint pending = gst_cuda_conv_window_n_pending (self->window);
+  guint limit = gst_cuda_conv_filter_flight_limit (self);
 
   if (gst_cuda_conv_window_n_held (self->window) == 0)
     return GST_FLOW_OK;
@@ -1918,12 +1958,21 @@ gst_cuda_conv_filter_window_drain (GstCudaConvFilter * self, gboolean push)
   }
   while (push && ret == GST_FLOW_OK &&
       gst_cuda_conv_window_ready (self->window, TRUE)) {
-    GstBuffer *outbuf;
+    ret = gst_cuda_conv_filter_window_output (self);
+    /* no more in flight than the limit (the library's slots are few) */
+    while (ret == GST_FLOW_OK && g_queue_get_length (&self->flight) >= limit) {
+      GstBuffer *outbuf = NULL;
 
-    ret = gst_cuda_conv_filter_window_output (self, &outbuf);
-    if (ret == GST_FLOW_OK)
-      ret = gst_pad_push (trans->srcpad, outbuf);
+      ret = gst_cuda_conv_filter_release (self, limit, &outbuf);
+      if (ret == GST_FLOW_OK)
+        ret = gst_pad_push (trans->srcpad, outbuf);
+    }
   }
+  if (push && ret == GST_FLOW_OK)
+    ret = gst_cuda_conv_filter_drain (self, TRUE);
+  else if (push)
+    /* the frames after the failure do not go */
+    gst_cuda_conv_filter_drain (self, FALSE);
   pending = gst_cuda_conv_window_n_pending (self->window);
   if (pending > 0)
     GST_DEBUG_OBJECT (self, "%u held frames dropped", pending);
@@ -1974,20 +2023,23 @@ gst_cuda_conv_filter_window_take (GstCudaConvFilter * self, GstBuffer * inbuf)
   return GST_FLOW_OK;
 }
 
-/* The window's next output when frame t + T has come; none before. */
+/* Puts the window's next output in flight when frame t + T has come, then
+ * hands out the oldest frame in flight once limit frames are. */
 static GstFlowReturn
-gst_cuda_conv_filter_window_release (GstCudaConvFilter * self,
+gst_cuda_conv_filter_window_release (GstCudaConvFilter * self, guint limit,
     GstBuffer ** outbuf)
 {
   GstFlowReturn ret;
 
-  if (!gst_cuda_conv_window_ready (self->window, FALSE))
-    return GST_FLOW_OK;
-  ret = gst_cuda_conv_filter_window_output (self, outbuf);
-  /* the failed frame and those after it are dropped, none goes twice */
-  if (ret != GST_FLOW_OK)
-    gst_cuda_conv_filter_window_drain (self, FALSE);
-  return ret;
+  if (gst_cuda_conv_window_ready (self->window, FALSE)) {
+    ret = gst_cuda_conv_filter_window_output (self);
+    /* the failed frame and those after it are dropped, none goes twice */
+    if (ret != GST_FLOW_OK) {
+      gst_cuda_conv_filter_window_drain (self, FALSE);
+      return ret;
+    }
+  }
+  return gst_cuda_conv_filter_release (self, limit, outbuf);
 }
 
 /* ---------------------------------------------------------------- regions */
@@ -2293,6 +2345,7 @@ gst_cuda_conv_filter_generate_output (GstBaseTransform * trans,
     return GST_BASE_TRANSFORM_CLASS (parent_class)->generate_output (trans,
         outbuf);
 
+  limit = gst_cuda_conv_filter_flight_limit (self);
   /* filters across time: output t when frame t + T has come */
   if (GST_VIDEO_FILTER (self)->negotiated && self->plan != NULL &&
       self->plan_settings.temporal_radius > 0) {
@@ -2302,10 +2355,9 @@ gst_cuda_conv_filter_generate_output (GstBaseTransform * trans,
       if (ret != GST_FLOW_OK)
         return ret;
     }
-    return gst_cuda_conv_filter_window_release (self, outbuf);
+    return gst_cuda_conv_filter_window_release (self, limit, outbuf);
   }
 
-  limit = gst_cuda_conv_filter_flight_limit (self);
   if (inbuf != NULL) {
     trans->queued_buf = NULL;
     ret = gst_cuda_conv_filter_submit (self, inbuf, limit);
@@ -2374,8 +2426,7 @@ gst_cuda_conv_filter_before_transform (GstBaseTransform * trans,
   if (!g_queue_is_empty (&self->flight) &&
       (gst_base_transform_is_passthrough (trans) ||
           GST_BUFFER_IS_DISCONT (buffer) ||
-          gst_pad_needs_reconfigure (trans->srcpad) || adopt ||
-          self->plan_settings.temporal_radius > 0)) {
+          gst_pad_needs_reconfigure (trans->srcpad) || adopt)) {
     gst_cuda_conv_filter_keep_drain_error (self,
         gst_cuda_conv_filter_drain (self, TRUE));
   }

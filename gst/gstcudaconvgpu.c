@@ -445,13 +445,13 @@ gst_cuda_conv_gpu_frame_wait (GstCudaConvGpu * gpu,
 }
 
 CudaConvStatus
-gst_cuda_conv_gpu_run_frame_window (GstCudaConvGpu * gpu,
+gst_cuda_conv_gpu_submit_frame_window (GstCudaConvGpu * gpu,
     const CudaConvFramePlan * plan, const CudaConvFrame * window,
     const CudaConvFrameId * ids, gint n_window, const CudaConvFrame * dst,
-    CudaConvError * err)
+    CudaConvTicket * ticket, CudaConvError * err)
 {
-  return cudaconv_cuda_run_frame_window (gpu->cuda, plan, window, ids,
-      n_window, dst, err);
+  return cudaconv_cuda_submit_frame_window (gpu->cuda, plan, window, ids,
+      n_window, dst, ticket, err);
 }
 
 void

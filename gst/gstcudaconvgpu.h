@@ -119,15 +119,17 @@ CudaConvStatus gst_cuda_conv_gpu_submit_frame (GstCudaConvGpu * gpu,
 CudaConvStatus gst_cuda_conv_gpu_frame_wait (GstCudaConvGpu * gpu,
     const CudaConvTicket * ticket, CudaConvError * err);
 
-/* Filters across time: output frame t from its window of n_window frames
- * and their ids (cudaconv_cuda_run_frame_window), between begin and end;
- * returns when dst holds the result.  forget_frames frees the device
- * copies the backend keeps of host frames (cudaconv_cuda_forget_frames),
- * in the backend's context; does nothing when closed. */
-CudaConvStatus gst_cuda_conv_gpu_run_frame_window (GstCudaConvGpu * gpu,
+/* Filters across time: puts output frame t of its window of n_window
+ * frames and their ids in flight (cudaconv_cuda_submit_frame_window),
+ * between begin and end; its wait is gst_cuda_conv_gpu_frame_wait's.
+ * forget_frames frees the device copies the backend keeps of host frames
+ * (cudaconv_cuda_forget_frames), in the backend's context; does nothing
+ * when closed. */
+CudaConvStatus gst_cuda_conv_gpu_submit_frame_window (GstCudaConvGpu * gpu,
     const CudaConvFramePlan * plan, const CudaConvFrame * window,
     const CudaConvFrameId * ids, gint n_window, const CudaConvFrame * dst,
-    CudaConvError * err);
+    CudaConvTicket * ticket, CudaConvError * err);
+
 void gst_cuda_conv_gpu_forget_frames (GstCudaConvGpu * gpu);
 
 /* A GstCudaBufferPool of the backend's context for caps, or NULL (no

@@ -157,7 +157,7 @@ gst_cuda_conv_window_ready (const GstCudaConvWindow * window,
 
 GstBuffer *
 gst_cuda_conv_window_peek (const GstCudaConvWindow * window,
-    CudaConvFrame * frames, CudaConvFrameId * ids)
+    CudaConvFrame * frames, CudaConvFrameId * ids, GstBuffer ** buffers)
 {
   guint64 newest = window->first + window->n_held - 1;
   gint k;
@@ -175,6 +175,8 @@ gst_cuda_conv_window_peek (const GstCudaConvWindow * window,
     held = slot_of (window, (guint64) n);
     frames[k + window->radius] = held->planes;
     ids[k + window->radius] = held->id;
+    if (buffers != NULL)
+      buffers[k + window->radius] = held->buffer;
   }
   return slot_of (window, window->next)->buffer;
 }

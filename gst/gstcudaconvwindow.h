@@ -67,12 +67,13 @@ gboolean gst_cuda_conv_window_push (GstCudaConvWindow * window,
 gboolean gst_cuda_conv_window_ready (const GstCudaConvWindow * window,
     gboolean draining);
 
-/* The next output's window: 2 T + 1 frames, oldest first, and their ids
- * (repeats share the repeated frame's id), with the edges as above.
- * Returns the buffer of frame t itself (not a new reference), whose
- * timestamps, flags and metas the output carries.  Only when ready. */
+/* The next output's window: 2 T + 1 frames, oldest first, their ids
+ * (repeats share the repeated frame's id) and, unless buffers is NULL,
+ * their buffers (not new references), with the edges as above.  Returns
+ * the buffer of frame t itself (not a new reference), whose timestamps,
+ * flags and metas the output carries.  Only when ready. */
 GstBuffer *gst_cuda_conv_window_peek (const GstCudaConvWindow * window,
-    CudaConvFrame * frames, CudaConvFrameId * ids);
+    CudaConvFrame * frames, CudaConvFrameId * ids, GstBuffer ** buffers);
 
 /* Moves past the next output: releases the frames no later output reads. */
 void gst_cuda_conv_window_advance (GstCudaConvWindow * window);

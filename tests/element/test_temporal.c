@@ -18,8 +18,11 @@
  * test's own plane descriptions (elementcheck's table).  Checked: every
  * output pixel, order, timestamps, flags and metas; count in = count out;
  * how many outputs are out after each push; a flush drops the held frames;
- * the LATENCY query; the combinations the element refuses.  The cuda run
- * exits 77 (skipped) without a usable GPU. */
+ * the LATENCY query; the combinations the element refuses.  Every test
+ * runs twice: one output at a time (frames-in-flight=1), and with 2 to 5
+ * outputs in flight, which go downstream that many - 1 outputs later
+ * within a run and all at its end.  The cuda run exits 77 (skipped)
+ * without a usable GPU. */
 
 #include "elementcheck.h"
 
@@ -41,12 +44,23 @@ static GString *sequence;
 /* Input buffers still alive (weak references). */
 static gint inputs_alive;
 
+/* frames-in-flight of the test's element (the fixture of its test case) */
+static guint flights = 1;
+
+static void
+in_flight_setup (void)
+{
+  flights = tu_rng_int (&rng, 2, 5);
+  printf ("frames-in-flight=%u\n", flights);
+}
+
 static GstHarness *
 harness_new (void)
 {
   GstElement *element = ec_element_new (backend);
   GstHarness *h;
 
+  g_object_set (element, "frames-in-flight", flights, NULL);
   h = ec_harness_wrap (element, &rng);
   gst_object_unref (element);
   ec_record_sequence (h, &sequence);
@@ -204,13 +218,23 @@ push_frame (GstHarness * h, Model * m, guint i, GstBufferFlags flags)
   pull_all (h, m);
 }
 
-/* Outputs a run must have given by now: those whose frame t + T is in. */
+/* Outputs a run has made by now: those whose frame t + T is in. */
 static guint
 steady_outputs (const Run * run)
 {
   guint n = run->frames->len, t = run->params.temporal_radius;
 
   return n > t ? n - t : 0;
+}
+
+/* Outputs a run must have given by now: those made, but for the newest
+ * flights - 1, still in flight. */
+static guint
+delivered_outputs (const Run * run)
+{
+  guint made = steady_outputs (run);
+
+  return made > flights - 1 ? made - (flights - 1) : 0;
 }
 
 /* The expected output t of run, from the test's descriptions: frames
@@ -327,7 +351,7 @@ model_check (Model * m, const gchar * what)
 }
 
 /* The outputs that came so far: those of the runs before the current one,
- * and of the current one those whose frame t + T is in. */
+ * and of the current one those made and no longer in flight. */
 static void
 check_steady (Model * m, const gchar * what)
 {
@@ -338,7 +362,7 @@ check_steady (Model * m, const gchar * what)
 
     n += run->flushed ? run->n_out : run->frames->len;
   }
-  n += steady_outputs (model_run (m));
+  n += delivered_outputs (model_run (m));
   fail_unless (m->outputs->len == n, "%s: %u frames in, %u out, want %u",
       what, m->pushed, m->outputs->len, n);
 }
@@ -493,7 +517,7 @@ GST_START_TEST (test_flush_and_segment)
   fail_unless_equals_int (pull_all (h, &m), 0);
   fail_unless (g_str_has_suffix (sequence->str, "FF"), "%s", sequence->str);
   run->flushed = TRUE;
-  run->n_out = steady_outputs (run);
+  run->n_out = delivered_outputs (run);
   /* held frames gone: only the model's references are left */
   fail_unless_equals_int (g_atomic_int_get (&inputs_alive), a);
 
@@ -537,7 +561,7 @@ GST_START_TEST (test_caps_change)
   for (i = 0; i < na; i++)
     push_frame (h, &m, i, 0);
   check_steady (&m, "old caps");
-  held = run->frames->len - steady_outputs (run);
+  held = run->frames->len - delivered_outputs (run);
   g_string_truncate (sequence, 0);
   gst_harness_set_src_caps (h, ec_caps (b, 6, 10));
   pull_all (h, &m);
@@ -643,8 +667,8 @@ GST_START_TEST (test_sigma_change)
 
 GST_END_TEST;
 
-/* The LATENCY query adds T frames at the negotiated rate, nothing at 0/1
- * (as for frames in flight). */
+/* The LATENCY query adds T + frames-in-flight - 1 frames at the negotiated
+ * rate, nothing at 0/1. */
 GST_START_TEST (test_latency)
 {
   guint t = tu_rng_int (&rng, 0, CUDACONV_MAX_TEMPORAL_RADIUS);
@@ -664,7 +688,8 @@ GST_START_TEST (test_latency)
   fail_unless (gst_pad_peer_query (h->sinkpad, query));
   gst_query_parse_latency (query, &live, &min, &max);
   fail_unless_equals_uint64 (min, 5 * GST_MSECOND + (known ?
-          gst_util_uint64_scale_int_ceil (t * GST_SECOND, 1, 30) : 0));
+          gst_util_uint64_scale_int_ceil ((t + flights - 1) * GST_SECOND, 1,
+              30) : 0));
   gst_query_unref (query);
   gst_harness_teardown (h);
 }
@@ -743,13 +768,9 @@ GST_START_TEST (test_refusals)
 
 GST_END_TEST;
 
-static Suite *
-temporal_suite (void)
+static void
+add_tests (TCase * tc)
 {
-  Suite *s = suite_create ("cudaconvfilter-temporal");
-  TCase *tc = tcase_create ("temporal");
-
-  suite_add_tcase (s, tc);
   tcase_add_loop_test (tc, test_order, 0, G_N_ELEMENTS (order_formats));
   tcase_add_loop_test (tc, test_eos_after_burst, 0, 6);
   tcase_add_loop_test (tc, test_discont, 0, 4);
@@ -758,7 +779,21 @@ temporal_suite (void)
   tcase_add_loop_test (tc, test_t_change, 0, 6);
   tcase_add_loop_test (tc, test_sigma_change, 0, 3);
   tcase_add_loop_test (tc, test_latency, 0, 4);
+}
+
+static Suite *
+temporal_suite (void)
+{
+  Suite *s = suite_create ("cudaconvfilter-temporal");
+  TCase *tc = tcase_create ("temporal");
+  TCase *in_flight = tcase_create ("temporal-in-flight");
+
+  suite_add_tcase (s, tc);
+  add_tests (tc);
   tcase_add_test (tc, test_refusals);
+  suite_add_tcase (s, in_flight);
+  tcase_add_checked_fixture (in_flight, in_flight_setup, NULL);
+  add_tests (in_flight);
   return s;
 }
 
