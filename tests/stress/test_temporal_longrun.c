@@ -13,19 +13,22 @@
  * across time), temporal-radius switching among 0, 1, 2 and 8 every 200
  * to 600 frames (random, seeded: CUDACONV_TEST_SEED replays a run), a
  * DISCONT buffer every 500 to 3,000 frames and a flush (then a new
- * segment) every 2,000 to 8,000.
+ * segment) every 2,000 to 8,000, with frames-in-flight F from
+ * CUDACONV_TEMPORAL_IN_FLIGHT (default: 1 to 4, seeded).
  *
  * The test keeps its own model of the stream, after the README's rules:
  * the window restarts at the first frame, at a DISCONT buffer, after a
  * flush and at the first buffer after a change of T (the frames before
  * it all go out first, the newest repeated as their future); output t
  * is made from frames t - T .. t + T of its run, clamped to the run's
- * first and last frames.  Checked:
+ * first and last frames, and goes downstream once F - 1 outputs of its
+ * run are made after it.  Checked:
  *   - every output is the next frame expected: its offset, PTS, DTS and
  *     duration are frame t's, in order, none lost or duplicated;
  *   - a flush drops exactly the frames of the run whose outputs had not
- *     come (min (T, frames in the run)); at EOS every other frame has
- *     come out: count in = count out + the frames flushes dropped;
+ *     come: min (T, frames in the run) held, and min (F - 1, outputs
+ *     made) in flight; at EOS every other frame has come out: count in =
+ *     count out + the frames flushes dropped;
  *   - every CUDACONV_TEMPORAL_CHECK_EVERY-th output (default 1: all) is
  *     compared with cudaconv_cpu_run_frame_window on that window
  *     (bit-exact on the CPU backend, 1 LSB on the GPU); the output pool
@@ -250,6 +253,8 @@ GST_START_TEST (test_temporal_long_run)
   SuMemorySample *samples = g_new0 (SuMemorySample, n_frames / every + 2);
   guint n_samples = 0, first_after_warm_up = 0, k;
   GstElement *e = ec_element_new (su_backend ());
+  guint in_flight = (guint) su_env_int ("CUDACONV_TEMPORAL_IN_FLIGHT",
+      tu_rng_int (&rng, 1, 4));
   gint t = 0, t_index = 0;
   gint64 t0;
   GstSegment segment;
@@ -272,7 +277,9 @@ GST_START_TEST (test_temporal_long_run)
 
   /* qos off: every frame counts */
   gst_util_set_object_arg (G_OBJECT (e), "kernel", "gaussian");
-  g_object_set (e, "radius", 1, "temporal-radius", 0, "qos", FALSE, NULL);
+  g_object_set (e, "radius", 1, "temporal-radius", 0, "qos", FALSE,
+      "frames-in-flight", in_flight, NULL);
+  g_print ("frames-in-flight=%u\n", in_flight);
   h = ec_harness_wrap (e, &rng);
   gst_harness_set_src_caps (h, ec_caps (m.format, WIDTH, HEIGHT));
 
@@ -303,9 +310,12 @@ GST_START_TEST (test_temporal_long_run)
     if (i == next_flush) {
       RunRec *run = model_current_run (&m);
       guint64 held = m.n_pushed - m.next_out, n_out = m.n_out;
+      guint64 len = run->last - run->first + 1;
+      guint64 waiting = MIN ((guint64) run->t, len);
+      guint64 flying = MIN ((guint64) in_flight - 1, len - waiting);
 
       /* the held frames go without output; exactly those of the run
-       * whose frame t + T had not come */
+       * whose frame t + T had not come, and its outputs in flight */
       fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
       fail_unless (gst_harness_push_event (h,
               gst_event_new_flush_stop (TRUE)));
@@ -315,12 +325,11 @@ GST_START_TEST (test_temporal_long_run)
       pull_all (h, &m);
       fail_unless (m.n_out == n_out, "frame %" G_GUINT64_FORMAT ": %"
           G_GUINT64_FORMAT " outputs at a flush", i, m.n_out - n_out);
-      fail_unless (held == MIN ((guint64) run->t, run->last - run->first + 1),
-          "frame %" G_GUINT64_FORMAT ": a flush with %" G_GUINT64_FORMAT
-          " outputs to come, want %" G_GUINT64_FORMAT " (T=%d, a run of %"
-          G_GUINT64_FORMAT " frames)", i, held,
-          MIN ((guint64) run->t, run->last - run->first + 1), run->t,
-          run->last - run->first + 1);
+      fail_unless (held == waiting + flying, "frame %" G_GUINT64_FORMAT
+          ": a flush with %" G_GUINT64_FORMAT " outputs to come, want %"
+          G_GUINT64_FORMAT " (T=%d, a run of %" G_GUINT64_FORMAT " frames, "
+          "%u in flight)", i, held, waiting + flying, run->t, len,
+          in_flight);
       m.n_dropped += held;
       m.next_out = i;
       new_run = TRUE;
@@ -352,10 +361,11 @@ GST_START_TEST (test_temporal_long_run)
     m.n_pushed++;
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
     pull_all (h, &m);
-    /* frame i - T is out once frame i is in */
-    fail_unless (m.next_out + t >= m.n_pushed, "frame %" G_GUINT64_FORMAT
-        " in with T=%d, but the last output was frame %" G_GINT64_FORMAT, i,
-        t, (gint64) m.next_out - 1);
+    /* frame i - T - (F - 1) is out once frame i is in */
+    fail_unless (m.next_out + t + in_flight - 1 >= m.n_pushed, "frame %"
+        G_GUINT64_FORMAT " in with T=%d and %u in flight, but the last "
+        "output was frame %" G_GINT64_FORMAT, i, t, in_flight,
+        (gint64) m.next_out - 1);
 
     if (i % every == 0 || i + 1 == n_frames) {
       if (i >= warm_up && first_after_warm_up == 0)
