@@ -21,10 +21,12 @@
  * the LATENCY query; the combinations the element refuses.  Every test
  * runs twice: one output at a time (frames-in-flight=1), and with 2 to 5
  * outputs in flight, which go downstream that many - 1 outputs later
- * within a run and all at its end.  The cuda run exits 77 (skipped)
- * without a usable GPU. */
+ * within a run and all at its end.  On the GPU backend an injected launch
+ * fault mid-stream, too.  The cuda run exits 77 (skipped) without a usable
+ * GPU. */
 
 #include "elementcheck.h"
+#include "cudaconv_testing.h"
 
 #include <string.h>
 
@@ -696,6 +698,68 @@ GST_START_TEST (test_latency)
 
 GST_END_TEST;
 
+/* A kernel launch that fails mid-stream (the library's test hook; GPU
+ * backend): the push returns GST_FLOW_ERROR and the element posts an error
+ * with CUDA's text; every output made before the failed one comes out
+ * first, in order and right (also those in flight); the failed output and
+ * the frames held behind it never do; nothing is left alive. */
+GST_START_TEST (test_gpu_fault)
+{
+  const EcFormat *format = ec_format_find ("RGBA");
+  GstHarness *h = harness_new ();
+  GstBus *bus = gst_bus_new ();
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstMessage *message;
+  GError *error = NULL;
+  gchar *debug = NULL;
+  EcParams params;
+  guint i, t, fail_at;
+  Run *run;
+  Model m;
+
+  model_init (&m);
+  ec_params_init (&params, CUDACONV_KIND_GAUSSIAN);
+  params.radius = 1;
+  params.temporal_radius = t = tu_rng_int (&rng, 1, 3);
+  /* the push of frame fail_at makes output fail_at - T: its launch fails */
+  fail_at = tu_rng_int (&rng, t, t + 10);
+  printf ("GPU fault: T=%u, output %u fails\n", t, fail_at - t);
+  apply (h, &params);
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps (h, ec_caps (format, 16, 8));
+  run = model_new_run (&m, format, 16, 8, &params);
+  for (i = 0; i <= fail_at && ret == GST_FLOW_OK; i++) {
+    GstBuffer *in = make_input (format, 16, 8, i);
+
+    g_ptr_array_add (run->frames, gst_buffer_ref (in));
+    g_array_append_val (run->numbers, i);
+    if (i == fail_at)
+      cudaconv_cuda_inject_fault (CUDACONV_FAULT_LAUNCH, 0);
+    ret = gst_harness_push (h, in);
+    cudaconv_cuda_inject_fault (CUDACONV_FAULT_NONE, 0);
+    pull_all (h, &m);
+  }
+  fail_unless_equals_int (ret, GST_FLOW_ERROR);
+  fail_unless_equals_int (i, fail_at + 1);
+  run->flushed = TRUE;
+  run->n_out = fail_at - t;
+  model_check (&m, "GPU fault");
+
+  message = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (message != NULL, "no error message");
+  gst_message_parse_error (message, &error, &debug);
+  fail_unless (strstr (error->message, "cudaErrorLaunchOutOfResources") !=
+      NULL, "the error lacks CUDA's text: %s", error->message);
+  g_clear_error (&error);
+  g_free (debug);
+  gst_message_unref (message);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  teardown (h, &m);
+}
+
+GST_END_TEST;
+
 /* Combinations the library cannot filter are refused when the second
  * property is set, with a warning that names the value and what is
  * valid; nothing changes. */
@@ -779,6 +843,8 @@ add_tests (TCase * tc)
   tcase_add_loop_test (tc, test_t_change, 0, 6);
   tcase_add_loop_test (tc, test_sigma_change, 0, 3);
   tcase_add_loop_test (tc, test_latency, 0, 4);
+  if (strcmp (backend, "cuda") == 0)
+    tcase_add_test (tc, test_gpu_fault);
 }
 
 static Suite *
@@ -794,6 +860,9 @@ temporal_suite (void)
   suite_add_tcase (s, in_flight);
   tcase_add_checked_fixture (in_flight, in_flight_setup, NULL);
   add_tests (in_flight);
+  if (strcmp (backend, "cuda") != 0)
+    printf ("test_gpu_fault: skipped on backend=cpu (the faults are the GPU "
+        "backend's)\n");
   return s;
 }
 
