@@ -87,9 +87,9 @@
  * that many frames in flight: it returns from a frame before the frame is
  * finished, so on the GPU the upload of one frame, the filter of the one
  * before and the download of the one before that overlap.  A frame goes
- * downstream once that many frames are in flight behind it or the stream
- * needs it: at EOS, before any other serialized event or query (caps,
- * segment, drain, ...), before a DISCONT buffer, before passthrough
+ * downstream once frames-in-flight - 1 frames are in flight behind it or
+ * the stream needs it: at EOS, before any other serialized event or query
+ * (caps, segment, drain, ...), before a DISCONT buffer, before passthrough
  * starts and before the output is renegotiated.  A flush drops the frames
  * in flight.  Output order, timestamps, flags and metas are those frames
  * would have had one at a time, and the LATENCY query adds
@@ -99,7 +99,10 @@
  * is 3 with the GPU backend when a pad is in system memory and the frame
  * rate is known (three frames: one going up, one filtered, one coming
  * down), and 1 otherwise: the CPU backend finishes each frame before it
- * returns, and CUDA memory on both pads has no transfer to overlap.
+ * returns, and with CUDA memory on both pads, or temporal-radius above 0,
+ * more frames in flight are faster (they overlap each frame's launches and
+ * waits with other frames' work) but add frames of latency that only an
+ * application that wants the throughput should pay.
  * An application that pushes one frame and waits for its output before
  * pushing the next must set 1: above 1 that frame stays held until later
  * ones arrive.
@@ -159,13 +162,14 @@
  * across time alone.  Every YUV plane uses the same T; alpha passes
  * unchanged; borders apply to x and y only.
  *
- * Output t leaves when frame t + T has arrived, with frame t's
+ * Output t is made when frame t + T has arrived and leaves with frame t's
  * timestamps, flags and metas, so the LATENCY query adds T frame
- * durations (nothing at a frame rate of 0/1).  The window ends at EOS, at
- * new caps, a segment, stream-start or gap event, a drain query, a
- * DISCONT buffer, before passthrough starts and before the element adopts
- * another CUDA context: every held frame is output, in order, the missing
- * future frames being the last frame repeated.  The next frame starts a
+ * durations (nothing at a frame rate of 0/1), and frames-in-flight - 1
+ * more (below).  The window ends at EOS, at new caps, a segment,
+ * stream-start or gap event, a drain query, a DISCONT buffer, before
+ * passthrough starts and before the element adopts another CUDA context:
+ * every held frame is output, in order, the missing future frames being
+ * the last frame repeated.  The next frame starts a
  * window as at the start of the stream: the missing past frames are the
  * first frame repeated.  A flush drops the held frames without output and
  * restarts the window too.  So every frame in gives one frame out, except
@@ -188,20 +192,20 @@
  *
  * The outputs of windows are frames in flight like any other
  * (#GstCudaConvFilter:frames-in-flight, whose automatic value is 1 when T
- * is above 0): output t goes downstream once that many outputs are in
- * flight behind it, and until it is finished it holds the input buffers
- * its window reads.  On the GPU a window of frames in CUDA memory, output
- * into CUDA memory, is queued, so that consecutive outputs overlap; any
- * other window is finished before the element returns, and more frames
- * in flight only add latency.  Between buffers the element holds up to
- * 2 T + frames-in-flight - 1 input buffers (the window's and those of
- * the outputs in flight) and asks upstream's pool for that many more.
- * On the GPU, frames in CUDA memory are read where they are, and each
- * frame in system memory is uploaded once while the window slides over it;
- * the copies are freed when the window restarts and at stop.  QoS (on by
- * default, as in every #GstVideoFilter) drops a frame judged too late
- * before the element sees it, so its neighbours meet in the window: set
- * qos=false where every frame counts.
+ * is above 0): output t goes downstream once frames-in-flight - 1
+ * outputs are in flight behind it, and until it is finished it holds the
+ * input buffers its window reads.  On the GPU a window of frames in CUDA
+ * memory, output into CUDA memory, is queued, so that consecutive outputs
+ * overlap; any other window is finished before the element returns, and
+ * more frames in flight only add latency.  Between buffers the element
+ * holds up to 2 T + frames-in-flight - 1 input buffers (the window's and
+ * those of the outputs in flight) and asks upstream's pool for that many
+ * more.  On the GPU, frames in CUDA memory are read where they are, and
+ * each frame in system memory is uploaded once while the window slides
+ * over it; the copies are freed when the window restarts and at stop.
+ * QoS (on by default, as in every #GstVideoFilter) drops a frame judged
+ * too late before the element sees it, so its neighbours meet in the
+ * window: set qos=false where every frame counts.
  *
  * |[
  * gst-launch-1.0 videotestsrc ! cudaconvfilter kernel=gaussian radius=1 sigma=0.5 temporal-radius=2 ! videoconvert ! autovideosink
@@ -541,8 +545,9 @@ gst_cuda_conv_filter_class_init (GstCudaConvFilterClass * klass)
           "How many frames may be in flight at once (uploaded, filtered and "
           "downloaded while the next ones come), adding that many minus 1 "
           "frames of latency; 1 finishes each frame before taking the next; "
-          "0 chooses: 3 on the GPU when a pad is in system memory and the "
-          "frame rate is known, else 1", 0, CUDACONV_MAX_FRAMES_IN_FLIGHT,
+          "0 chooses: 3 on the GPU when a pad is in system memory, the "
+          "frame rate is known and temporal-radius is 0, else 1", 0,
+          CUDACONV_MAX_FRAMES_IN_FLIGHT,
           DEFAULT_FRAMES_IN_FLIGHT, G_PARAM_READWRITE |
           G_PARAM_STATIC_STRINGS | GST_PARAM_MUTABLE_PLAYING));
 
@@ -1599,13 +1604,16 @@ gst_cuda_conv_filter_update (GstCudaConvFilter * self)
      * taken with, their missing future frames the newest repeated, after
      * the frames in flight; the window restarts with the new T at the next
      * frame.  Other changes apply to the outputs made from now on. */
-    if (self->plan_valid && (plan == NULL || settings.temporal_radius !=
-            self->plan_settings.temporal_radius)) {
-      GST_DEBUG_OBJECT (self, "temporal-radius %d -> %d: draining the "
-          "window", self->plan_settings.temporal_radius,
-          settings.temporal_radius);
+    if (!g_queue_is_empty (&self->flight) && (plan == NULL ||
+            settings.temporal_radius != self->plan_settings.temporal_radius))
       gst_cuda_conv_filter_keep_drain_error (self,
           gst_cuda_conv_filter_drain (self, TRUE));
+    if (gst_cuda_conv_window_n_held (self->window) > 0 && (plan == NULL ||
+            settings.temporal_radius !=
+            gst_cuda_conv_window_radius (self->window))) {
+      GST_DEBUG_OBJECT (self, "temporal-radius %d -> %d: draining the "
+          "window", gst_cuda_conv_window_radius (self->window),
+          settings.temporal_radius);
       gst_cuda_conv_filter_keep_drain_error (self,
           gst_cuda_conv_filter_window_drain (self, TRUE));
     }
@@ -1657,8 +1665,9 @@ gst_cuda_conv_filter_flight_limit (GstCudaConvFilter * self)
   if (n > 0)
     return n;
   /* a window of system-memory frames is finished before the element
-   * returns (the library's submit runs it), and one in CUDA memory has
-   * no transfer to overlap */
+   * returns (the library's submit runs it); in CUDA memory more frames in
+   * flight are faster but add frames of latency, which only a user who
+   * wants the throughput should pay */
   if (temporal)
     return 1;
   /* without a frame rate the latency of held frames cannot be stated */
@@ -2031,15 +2040,17 @@ gst_cuda_conv_filter_window_release (GstCudaConvFilter * self, guint limit,
 {
   GstFlowReturn ret;
 
-  if (gst_cuda_conv_window_ready (self->window, FALSE)) {
+  if (gst_cuda_conv_window_ready (self->window, FALSE))
     ret = gst_cuda_conv_filter_window_output (self);
-    /* the failed frame and those after it are dropped, none goes twice */
-    if (ret != GST_FLOW_OK) {
-      gst_cuda_conv_filter_window_drain (self, FALSE);
-      return ret;
-    }
-  }
-  return gst_cuda_conv_filter_release (self, limit, outbuf);
+  else
+    ret = GST_FLOW_OK;
+  if (ret == GST_FLOW_OK)
+    ret = gst_cuda_conv_filter_release (self, limit, outbuf);
+  /* the failed frame and those after it are dropped, none goes twice: the
+   * frames the window holds too (a failure at the wait included) */
+  if (ret != GST_FLOW_OK)
+    gst_cuda_conv_filter_window_drain (self, FALSE);
+  return ret;
 }
 
 /* ---------------------------------------------------------------- regions */
