@@ -21,9 +21,10 @@
  * the LATENCY query; the combinations the element refuses.  Every test
  * runs twice: one output at a time (frames-in-flight=1), and with 2 to 5
  * outputs in flight, which go downstream that many - 1 outputs later
- * within a run and all at its end.  On the GPU backend an injected launch
- * fault mid-stream, too.  The cuda run exits 77 (skipped) without a usable
- * GPU. */
+ * within a run and all at its end.  On the GPU backend, also an injected
+ * launch fault mid-stream, and runs with frames in CUDA memory on both
+ * pads (through cudaupload and cudadownload), whose windows the library
+ * queues.  The cuda run exits 77 (skipped) without a usable GPU. */
 
 #include "elementcheck.h"
 #include "cudaconv_testing.h"
@@ -698,6 +699,99 @@ GST_START_TEST (test_latency)
 
 GST_END_TEST;
 
+/* Why frames in CUDA memory cannot run here, or NULL: they need
+ * cudaupload and cudadownload (nvcodec) and CUDA memory caps on the
+ * element (a plugin built with libgstcuda). */
+static const gchar *
+cuda_memory_missing (void)
+{
+  GstElementFactory *factory;
+  const GList *l;
+  gboolean caps_ok = FALSE;
+  const gchar *names[] = { "cudaupload", "cudadownload" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    factory = gst_element_factory_find (names[i]);
+    if (factory == NULL)
+      return "no cudaupload or cudadownload (nvcodec)";
+    gst_object_unref (factory);
+  }
+  factory = gst_element_factory_find ("cudaconvfilter");
+  fail_unless (factory != NULL);
+  for (l = gst_element_factory_get_static_pad_templates (factory); l;
+      l = l->next) {
+    GstCaps *caps = gst_static_pad_template_get_caps (l->data);
+
+    for (i = 0; i < gst_caps_get_size (caps); i++)
+      caps_ok |= gst_caps_features_contains (gst_caps_get_features (caps, i),
+          "memory:CUDAMemory");
+    gst_caps_unref (caps);
+  }
+  gst_object_unref (factory);
+  return caps_ok ? NULL : "the plugin was built without libgstcuda";
+}
+
+/* Frames in CUDA memory on both pads (cudaupload ! cudaconvfilter !
+ * cudadownload; GPU backend): the library queues each window on the GPU
+ * while the output holds the window's buffers, so outputs really are in
+ * flight.  Runs of random settings and T (a new T drains the frames in
+ * flight and the window), then EOS: every output right, in order, with
+ * its frame's metadata, and as many out as in. */
+GST_START_TEST (test_cuda_memory)
+{
+  const EcFormat *format = ec_format_find (__i__ % 2 ? "RGBA" : "NV12");
+  const gchar *missing = cuda_memory_missing ();
+  guint n_runs = tu_rng_int (&rng, 2, 4), r, i = 0;
+  gint w = 2 * tu_rng_int (&rng, 1, 20), h_ = 2 * tu_rng_int (&rng, 1, 12);
+  GstElement *f;
+  GstHarness *h;
+  EcParams params;
+  Model m;
+
+  if (missing != NULL) {
+    printf ("SKIP (part) CUDA memory: %s\n", missing);
+    return;
+  }
+  printf ("CUDA memory: %s %dx%d, %u settings in turn\n", format->name, w,
+      h_, n_runs);
+  h = gst_harness_new_parse ("cudaupload ! video/x-raw(memory:CUDAMemory) ! "
+      "cudaconvfilter name=f backend=cuda ! "
+      "video/x-raw(memory:CUDAMemory) ! cudadownload");
+  f = gst_bin_get_by_name (GST_BIN (h->element), "f");
+  g_object_set (f, "frames-in-flight", flights, NULL);
+  ec_record_sequence (h, &sequence);
+  model_init (&m);
+  random_params (&params, CUDACONV_MAX_TEMPORAL_RADIUS);
+  gst_harness_set_src_caps (h, ec_caps (format, w, h_));
+  for (r = 0; r < n_runs; r++) {
+    guint end = i + tu_rng_int (&rng, 1, 20);
+    gchar *text;
+
+    if (r > 0) {
+      gint old_t = params.temporal_radius;
+
+      do
+        random_params (&params, CUDACONV_MAX_TEMPORAL_RADIUS);
+      while (params.temporal_radius == old_t);
+    }
+    text = ec_params_describe (&params);
+    printf ("  %s\n", text);
+    g_free (text);
+    ec_params_apply (&params, f);
+    model_new_run (&m, format, w, h_, &params);
+    for (; i < end; i++) {
+      push_frame (h, &m, i, 0);
+      check_steady (&m, "CUDA memory");
+    }
+  }
+  eos_and_check (h, &m, "CUDA memory");
+  gst_object_unref (f);
+  teardown (h, &m);
+}
+
+GST_END_TEST;
+
 /* A kernel launch that fails mid-stream (the library's test hook; GPU
  * backend): the push returns GST_FLOW_ERROR and the element posts an error
  * with CUDA's text; every output made before the failed one comes out
@@ -843,8 +937,10 @@ add_tests (TCase * tc)
   tcase_add_loop_test (tc, test_t_change, 0, 6);
   tcase_add_loop_test (tc, test_sigma_change, 0, 3);
   tcase_add_loop_test (tc, test_latency, 0, 4);
-  if (strcmp (backend, "cuda") == 0)
+  if (strcmp (backend, "cuda") == 0) {
     tcase_add_test (tc, test_gpu_fault);
+    tcase_add_loop_test (tc, test_cuda_memory, 0, 4);
+  }
 }
 
 static Suite *
@@ -861,8 +957,8 @@ temporal_suite (void)
   tcase_add_checked_fixture (in_flight, in_flight_setup, NULL);
   add_tests (in_flight);
   if (strcmp (backend, "cuda") != 0)
-    printf ("test_gpu_fault: skipped on backend=cpu (the faults are the GPU "
-        "backend's)\n");
+    printf ("test_gpu_fault, test_cuda_memory: skipped on backend=cpu (the "
+        "GPU backend's faults and memory)\n");
   return s;
 }
 

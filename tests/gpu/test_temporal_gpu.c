@@ -17,8 +17,9 @@
  * plan (which must not match).  Outputs start poisoned; their padding must
  * come back untouched.  Then host clips tall enough to go in stripes,
  * clips whose outputs are frames in flight (cudaconv_cuda_submit_frame_window,
- * up to 16 at once, with an injected launch fault now and then), a 4K
- * RGBA clip at T = 2, a refused window, and forget_frames between cases.
+ * up to 12 at once, with an injected launch fault now and then), a 4K
+ * RGBA clip at T = 2, refused windows (also a 17th in flight), and
+ * forget_frames between cases.
  *
  *   test_temporal_gpu [--quick]  (or CUDACONV_TEST_QUICK=1): small sizes
  *                                only, for compute-sanitizer runs
@@ -497,7 +498,8 @@ group_in_flight (int quick)
 }
 
 /* A window of the wrong length, and one of mixed memories: refused with a
- * message, dst untouched. */
+ * message, dst untouched.  Then CUDACONV_MAX_FRAMES_IN_FLIGHT windows in
+ * flight and one more: refused, the others still right. */
 static void
 group_refused (void)
 {
@@ -508,8 +510,8 @@ group_refused (void)
   RcFrame in, out;
   GFrame gin = { 0 }, gout = { 0 };
   CudaConvFrame win[3];
-  CudaConvTicket ticket;
-  int ok = 1;
+  CudaConvTicket ticket, tickets[CUDACONV_MAX_FRAMES_IN_FLIGHT + 1];
+  int ok = 1, n_flying = 0;
 
   rc_job_init (job, RC_RGBA, 17, 9, &rng);
   cudaconv_filter_desc_init (&desc, CUDACONV_KIND_GAUSSIAN);
@@ -553,6 +555,45 @@ group_refused (void)
           out.planes[0].bytes) != 0) {
     printf ("FAIL a refused window wrote its destination\n");
     ok = 0;
+  }
+
+  win[1] = gin.frame;
+  for (int i = 0; ok && i <= CUDACONV_MAX_FRAMES_IN_FLIGHT; i++) {
+    CudaConvStatus s = cudaconv_cuda_submit_frame_window (cuda, plan, win,
+        NULL, 3, &gout.frame, &tickets[i], &err);
+
+    if (i < CUDACONV_MAX_FRAMES_IN_FLIGHT && s != CUDACONV_OK) {
+      printf ("FAIL window %d in flight: %s\n", i, err.message);
+      ok = 0;
+    } else if (i == CUDACONV_MAX_FRAMES_IN_FLIGHT &&
+        (s != CUDACONV_ERROR_INVALID || strstr (err.message,
+                "in flight already") == NULL)) {
+      printf ("FAIL window %d in flight was not refused: \"%s\"\n", i,
+          err.message);
+      ok = 0;
+    }
+    n_flying += s == CUDACONV_OK;
+  }
+  for (int i = 0; i < n_flying; i++)
+    if (cudaconv_cuda_frame_wait (cuda, &tickets[i], &err) != CUDACONV_OK) {
+      printf ("FAIL the wait of window %d: %s\n", i, err.message);
+      ok = 0;
+    }
+  if (ok) {
+    RcFrame src, want;
+    CudaConvFrame hwin[3];
+
+    /* in holds what the refusals left in gout: the source again */
+    rc_frame_alloc (&src, job, &rng, 0);
+    rc_frame_alloc (&want, job, &rng, 0);
+    ok = gframe_download (&gin, &src);
+    hwin[0] = hwin[1] = hwin[2] = src.frame;
+    ok = ok && cudaconv_cpu_run_frame_window (plan, hwin, 3, &want.frame, 0,
+        &err) == CUDACONV_OK;
+    ok = ok && gframe_download (&gout, &out) && tu_compare (&out.views[0],
+        &want.views[0], 1, 0, NULL, "the windows in flight at once");
+    rc_frame_free (&src);
+    rc_frame_free (&want);
   }
   gframe_free (&gin);
   gframe_free (&gout);
