@@ -106,6 +106,27 @@ window_of (int t, int n, int t_radius, int *index)
   }
 }
 
+/* Output t (downloaded from dst_mem into work) against the CPU's want:
+ * integers within 1 LSB, f32 within 1e-4 relative; padding untouched. */
+static int
+output_matches (const RcFrame * work, const RcFrame * want, int t,
+    Mem dst_mem, const char *what)
+{
+  int ok = 1;
+
+  for (int p = 0; p < work->n_planes; p++) {
+    int is_float = work->views[p].type == CUDACONV_SAMPLE_F32;
+    char plane_what[1200];
+
+    snprintf (plane_what, sizeof (plane_what), "%s frame %d (to %s) "
+        "plane %d", what, t, mem_names[dst_mem], p);
+    ok = tu_compare (&work->views[p], &want->views[p], is_float ? 1e-5 : 1,
+        is_float ? 1e-4 : 0, NULL, plane_what) && ok;
+    ok = tu_image_padding_intact (&work->planes[p], plane_what) && ok;
+  }
+  return ok;
+}
+
 /* Runs the whole clip through both backends and compares every output. */
 static int
 run_clip (RcJob * job, const CudaConvFramePlan * plan, int n, Mem src_mem,
@@ -162,16 +183,7 @@ run_clip (RcJob * job, const CudaConvFramePlan * plan, int n, Mem src_mem,
       ok = 0;
     }
     ok = ok && gframe_download (&gdst, &work);
-    for (int p = 0; ok && p < work.n_planes; p++) {
-      int is_float = work.views[p].type == CUDACONV_SAMPLE_F32;
-      char plane_what[1200];
-
-      snprintf (plane_what, sizeof (plane_what), "%s frame %d (to %s) "
-          "plane %d", what, t, mem_names[dst_mem], p);
-      ok = tu_compare (&work.views[p], &want.views[p], is_float ? 1e-5 : 1,
-          is_float ? 1e-4 : 0, NULL, plane_what) && ok;
-      ok = tu_image_padding_intact (&work.planes[p], plane_what) && ok;
-    }
+    ok = ok && output_matches (&work, &want, t, dst_mem, what);
     gframe_free (&gdst);
     rc_frame_free (&work);
   }
@@ -423,16 +435,7 @@ run_clip_in_flight (RcJob * job, const CudaConvFramePlan * plan, int n,
       ok = 0;
     }
     ok = ok && gframe_download (&gdst[t], &work[t]);
-    for (int p = 0; ok && p < work[t].n_planes; p++) {
-      int is_float = work[t].views[p].type == CUDACONV_SAMPLE_F32;
-      char plane_what[1200];
-
-      snprintf (plane_what, sizeof (plane_what), "%s frame %d (to %s) "
-          "plane %d", what, t, mem_names[dst_mem[t]], p);
-      ok = tu_compare (&work[t].views[p], &want.views[p],
-          is_float ? 1e-5 : 1, is_float ? 1e-4 : 0, NULL, plane_what) && ok;
-      ok = tu_image_padding_intact (&work[t].planes[p], plane_what) && ok;
-    }
+    ok = ok && output_matches (&work[t], &want, t, dst_mem[t], what);
   }
 
   for (int i = 0; i < n; i++) {
