@@ -159,6 +159,24 @@ slot_release (CcSlot * slot)
   slot->n_copy_back = 0;
 }
 
+/* The slot's frame is queued: its event recorded after the last step,
+ * the slot busy and ticket naming it.  On failure the caller releases
+ * the slot. */
+static CudaConvStatus
+slot_commit (CudaConvCuda * cuda, CcSlot * slot, int index,
+    CudaConvTicket * ticket, CudaConvError * err)
+{
+  cudaError_t e = cudaEventRecord (slot->done, slot->stream);
+
+  if (e != cudaSuccess)
+    return cc_cuda_error (err, e, "cudaEventRecord");
+  slot->busy = 1;
+  slot->serial = ++cuda->next_serial;
+  ticket->slot = index;
+  ticket->serial = slot->serial;
+  return CUDACONV_OK;
+}
+
 /* ------------------------------------------------------------- submitting */
 
 static size_t
@@ -289,7 +307,6 @@ cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
   int on_host, index = -1;
   CcSlot *slot;
   CudaConvStatus s = frame_check (plan, src, dst, err);
-  cudaError_t e;
 
   if (s != CUDACONV_OK)
     return s;
@@ -330,16 +347,8 @@ cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
       goto failed;
     }
   }
-  e = cudaEventRecord (slot->done, slot->stream);
-  if (e != cudaSuccess) {
-    s = cc_cuda_error (err, e, "cudaEventRecord");
-    goto failed;
-  }
-  slot->busy = 1;
-  slot->serial = ++cuda->next_serial;
-  ticket->slot = index;
-  ticket->serial = slot->serial;
-  return CUDACONV_OK;
+  if ((s = slot_commit (cuda, slot, index, ticket, err)) == CUDACONV_OK)
+    return CUDACONV_OK;
 
 failed:
   /* nothing queued may outlive the caller's frames */
@@ -357,7 +366,6 @@ cudaconv_cuda_submit_frame_window (CudaConvCuda * cuda,
   CcSlot *slot;
   CudaConvStatus s = cc_window_begin (cuda, plan, window, n_window, dst,
       &t_radius, err);
-  cudaError_t e;
 
   if (s != CUDACONV_OK)
     return s;
@@ -382,19 +390,12 @@ cudaconv_cuda_submit_frame_window (CudaConvCuda * cuda,
   else
     s = cudaconv_cuda_run_frame_window (cuda, plan, window, ids, n_window,
         dst, err);
-  if (s == CUDACONV_OK && (e = cudaEventRecord (slot->done,
-              slot->stream)) != cudaSuccess)
-    s = cc_cuda_error (err, e, "cudaEventRecord");
-  if (s != CUDACONV_OK) {
+  if (s == CUDACONV_OK)
+    s = slot_commit (cuda, slot, index, ticket, err);
+  if (s != CUDACONV_OK)
     /* nothing queued may outlive the caller's frames */
     slot_release (slot);
-    return s;
-  }
-  slot->busy = 1;
-  slot->serial = ++cuda->next_serial;
-  ticket->slot = index;
-  ticket->serial = slot->serial;
-  return CUDACONV_OK;
+  return s;
 }
 
 /* ---------------------------------------------------------------- waiting */

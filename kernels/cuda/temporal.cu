@@ -1365,11 +1365,12 @@ out_planes (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
 }
 
 /* A plane the plan only copies or fills: from the centre frame, as
- * cudaconv_cuda_run_frame does it. */
+ * cudaconv_cuda_run_frame does it; between device frames queued on
+ * stream, else finished before it returns. */
 static CudaConvStatus
 pass_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
     const CudaConvFrame * centre, const CudaConvFrame * dst,
-    CudaConvError * err)
+    cudaStream_t stream, CudaConvError * err)
 {
   CudaConvImage in = plane_at (plane, centre, p);
   CudaConvImage out = plane_at (plane, dst, p);
@@ -1381,7 +1382,7 @@ pass_plane (CudaConvCuda * cuda, const FramePlane * plane, int p,
   if (centre->memory == CUDACONV_MEMORY_DEVICE &&
       dst->memory == CUDACONV_MEMORY_DEVICE)
     return cudaconv_cuda_run (cuda, plane->plan, &in, &out, &plane->map,
-        NULL, err);
+        stream, err);
   return cudaconv_cuda_run_transfer (cuda, plane->plan, &in, centre->memory,
       &out, dst->memory, &plane->map, err);
 }
@@ -1472,14 +1473,12 @@ cc_window_queue (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
 {
   for (int p = 0; p < plan->n_planes; p++) {
     const FramePlane *plane = &plan->planes[p];
-    CudaConvImage in = plane_at (plane, &window[t_radius], p);
-    CudaConvImage out = plane_at (plane, dst, p);
     CudaConvError inner = { CUDACONV_OK, {0} };
     CudaConvStatus s;
 
     if (plane->job != JOB_FILTER)
-      s = cc_schedule_run (cuda, plane->plan, &in, &out, &plane->map,
-          stream, &inner);
+      s = pass_plane (cuda, plane, p, &window[t_radius], dst, stream,
+          &inner);
     else
       s = window_plane (cuda, plane, p, window, t_radius, dst, 0, stream,
           &inner);
@@ -1517,7 +1516,8 @@ cudaconv_cuda_run_frame_window (CudaConvCuda * cuda,
     int n;
 
     if (plane->job != JOB_FILTER)
-      s = pass_plane (cuda, plane, p, &window[t_radius], dst, &inner);
+      s = pass_plane (cuda, plane, p, &window[t_radius], dst, cuda->stream,
+          &inner);
     else if ((n = window_stripe_count (cuda, plane, window, dst)) > 0) {
       striped = 1;
       s = window_plane_striped (cuda, plane, p, window, device, fresh,
