@@ -188,6 +188,30 @@ stream_us (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
   return (cb_now_us () - t0) / tc->frames;
 }
 
+/* A plane of bytes in memory: device, or pinned host; NULL on failure. */
+static void *
+plane_new (CudaConvMemory memory, size_t bytes)
+{
+  void *data = NULL;
+  CudaConvError err = { 0, };
+
+  if (memory == CUDACONV_MEMORY_DEVICE)
+    return cudaMalloc (&data, bytes) == cudaSuccess ? data : NULL;
+  return cudaconv_cuda_host_alloc (bytes, &err);
+}
+
+/* Frees the planes of a frame that plane_new made. */
+static void
+frame_planes_free (const CudaConvFrame * frame, int n_planes)
+{
+  for (int p = 0; p < n_planes; p++) {
+    if (frame->memory == CUDACONV_MEMORY_DEVICE)
+      cudaFree (frame->data[p]);
+    else
+      cudaconv_cuda_host_free (frame->data[p]);
+  }
+}
+
 static int
 run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
     int *first_json)
@@ -232,11 +256,7 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
         h[b] = (unsigned char) (rand () >> 7);
       host_clip[i].data[p] = h;
       host_clip[i].stride[p] = clip[i].stride[p] = l.stride[p];
-      if (tc->memory == CUDACONV_MEMORY_DEVICE)
-        ok &= cudaMalloc (&clip[i].data[p], l.bytes[p]) == cudaSuccess;
-      else
-        ok &= (clip[i].data[p] = cudaconv_cuda_host_alloc (l.bytes[p],
-                &err)) != NULL;
+      ok &= (clip[i].data[p] = plane_new (tc->memory, l.bytes[p])) != NULL;
       ok = ok && cudaMemcpy (clip[i].data[p], h, l.bytes[p],
           cudaMemcpyDefault) == cudaSuccess;
     }
@@ -250,11 +270,7 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
     dsts[i].memory = tc->memory;
     for (int p = 0; p < l.n_planes; p++) {
       dsts[i].stride[p] = l.stride[p];
-      if (tc->memory == CUDACONV_MEMORY_DEVICE)
-        ok &= cudaMalloc (&dsts[i].data[p], l.bytes[p]) == cudaSuccess;
-      else
-        ok &= (dsts[i].data[p] = cudaconv_cuda_host_alloc (l.bytes[p],
-                &err)) != NULL;
+      ok &= (dsts[i].data[p] = plane_new (tc->memory, l.bytes[p])) != NULL;
     }
   }
   /* the uploads land before the backend's stream reads the frames */
@@ -337,21 +353,13 @@ run_case (CudaConvCuda * cuda, const TemporalCase * tc, FILE * json,
     *first_json = 0;
   }
 
-  for (int i = 0; i < CLIP; i++)
-    for (int p = 0; p < l.n_planes; p++) {
-      if (tc->memory == CUDACONV_MEMORY_DEVICE)
-        cudaFree (clip[i].data[p]);
-      else
-        cudaconv_cuda_host_free (clip[i].data[p]);
+  for (int i = 0; i < CLIP; i++) {
+    frame_planes_free (&clip[i], l.n_planes);
+    for (int p = 0; p < l.n_planes; p++)
       free (host_clip[i].data[p]);
-    }
+  }
   for (int i = 0; i < n_dsts; i++)
-    for (int p = 0; p < l.n_planes; p++) {
-      if (tc->memory == CUDACONV_MEMORY_DEVICE)
-        cudaFree (dsts[i].data[p]);
-      else
-        cudaconv_cuda_host_free (dsts[i].data[p]);
-    }
+    frame_planes_free (&dsts[i], l.n_planes);
   for (int p = 0; p < l.n_planes; p++) {
     free (ref.data[p]);
     free (got[p]);
