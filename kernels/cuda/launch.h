@@ -223,6 +223,15 @@ cudaError_t cc_separable_tile_shape (CudaConvSampleType type, int channels,
 cudaError_t cc_separable_tile_launch (const CcSepParams * p,
     CudaConvSampleType type, int channels, int radius, int skip,
     const CcBatch * batch, cudaStream_t stream);
+/* The tiled kernel in packed halves (separable_half.cu) at a radius of
+ * HalfTileRadii, for 8-bit four-channel planes; cc_separable_half_error:
+ * the bound, in LSB, on its result's distance from the exact correlation
+ * with these taps (infinite where a tap is negative). */
+double cc_separable_half_error (const double *tx, int ntx, const double *ty,
+    int nty);
+cudaError_t cc_separable_half_shape (int radius, CcLaunchShape * shape);
+cudaError_t cc_separable_half_launch (const CcSepParams * p, int radius,
+    const CcBatch * batch, cudaStream_t stream);
 cudaError_t cc_separable_rows_launch (const CcRowParams * p,
     CudaConvSampleType type, int channels, cudaStream_t stream);
 cudaError_t cc_separable_cols_launch (const CcColParams * p,

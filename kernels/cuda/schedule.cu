@@ -15,7 +15,9 @@
  *   IDENTITY           cc_copy_rows_async, or copy.cu when channels are filled
  *   SEPARABLE/UNSHARP  the tiled kernel with a compile-time radius
  *                      (separable_tile.cu) at the radii of variants.cuh
- *                      (taps padded with zeros up to the radius run);
+ *                      (taps padded with zeros up to the radius run),
+ *                      for 8-bit RGBA-like planes in packed halves
+ *                      (separable_half.cu) where its error bound allows;
  *                      otherwise the fused kernel with run-time taps
  *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
  *                      row pass + column pass through f32 scratch
@@ -233,6 +235,18 @@ sep_params_init (CcSepParams * p, const SepJob * job, CcWindow w, int ntx,
   p->offset = (float) job->offset;
 }
 
+/* Whether the tiled kernel in packed halves makes this job within 1 LSB
+ * (variants.cuh, HalfTileRadii). */
+static int
+half_tile_fits (const SepJob * job, int radius, const CcOutput * out,
+    CudaConvSampleType type, int channels)
+{
+  return cc::half_tile_has (type, channels, radius) && !job->unsharp &&
+      job->offset == 0.0 && out->shift == 0 && out->max_value == 255 &&
+      cc_separable_half_error (job->tx, 2 * job->rx + 1, job->ty,
+      2 * job->ry + 1) <= cc::HALF_MAX_ERROR;
+}
+
 static CudaConvStatus
 run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
     const CcPlane * pl, const CcOutput * out, CudaConvSampleType type,
@@ -242,8 +256,12 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
   CcSepParams p;
   CcLaunchShape shape = { };
   CudaConvStatus s;
+  int half = half_tile_fits (job, radius, out, type, channels);
 
-  CC_TRY (cc_separable_tile_shape (type, channels, radius, &shape));
+  if (half)
+    CC_TRY (cc_separable_half_shape (radius, &shape));
+  else
+    CC_TRY (cc_separable_tile_shape (type, channels, radius, &shape));
   s = check_smem (shape.smem, cuda->smem_optin, "the tiled separable kernel",
       err);
   if (s != CUDACONV_OK)
@@ -252,6 +270,9 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
       2 * radius + 1, 2 * radius + 1);
   cc_centre_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
   cc_centre_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
+  if (half)
+    return cc_launched (cc_separable_half_launch (&p, radius, batch, stream),
+        "launching the tiled separable kernel", err);
   return cc_launched (cc_separable_tile_launch (&p, type, channels, radius,
           cc::skipped_channel (type, channels, out), batch, stream),
       "launching the tiled separable kernel", err);

@@ -91,6 +91,23 @@ tile_radius (int rx, int ry, CudaConvSampleType type, int channels)
   return list_round_up (TileLargeRadii (), r);
 }
 
+/* separable_half.cu: the tiled kernel with its arithmetic in pairs of
+ * halves, for 8-bit four-channel planes at these compiled radii (a subset
+ * of TileRadii), where the taps let it: none negative, no unsharp mask,
+ * no offset, and an error bound (cc_separable_half_error) of at most
+ * HALF_MAX_ERROR.  The result before its rounding is then less than 1
+ * from the reference's, whose own float error is far below 0.1 LSB, so
+ * the outputs differ by at most 1 LSB. */
+using HalfTileRadii = IntList<1, 2, 3, 4>;
+constexpr double HALF_MAX_ERROR = 0.9;    /* in LSB */
+
+constexpr bool
+half_tile_has (CudaConvSampleType type, int channels, int radius)
+{
+  return type == CUDACONV_SAMPLE_U8 && channels == 4 &&
+      list_round_up (HalfTileRadii (), radius) == radius;
+}
+
 /* ------------------------------------------------ fused window kernel */
 
 /* temporal.cu's window_fused: these radii have both passes' tap counts

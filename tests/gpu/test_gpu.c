@@ -349,6 +349,7 @@ typedef struct
   TuRng *rng;
   uint64_t seed;
   TuTally *tally;
+  int extremes;                 /* integer sources of 0 and max only */
 } Ctx;
 
 static void
@@ -379,6 +380,20 @@ map_text (const CudaConvChannelMap * map, int channels, char *buf, size_t n)
     buf[k++] = letters[map->action[c]];
   buf[k] = '\0';
   return buf;
+}
+
+/* Random samples of an integer image pushed to 0 or top: where a sum's
+ * terms are all large, so are its rounding errors. */
+static void
+extremes_only (TuImage * image, double top)
+{
+  const CudaConvImage *v = &image->view;
+
+  for (int y = 0; y < v->height; y++)
+    for (int x = 0; x < v->width; x++)
+      for (int c = 0; c < v->channels; c++)
+        tu_sample_set (v, x, y, c, tu_sample_get (v, x, y, c) * 2 > top ?
+            top : 0);
 }
 
 /* Runs one case on the GPU (device memory, or host memory when host) and
@@ -435,6 +450,8 @@ run_case (Ctx * ctx, Group * group, CaseKind kind, CudaConvBorder border,
       fmt->shift, pad_src);
   tu_image_poison (&src, rng);
   tu_image_fill_random (&src, rng);
+  if (ctx->extremes && fmt->type != CUDACONV_SAMPLE_F32)
+    extremes_only (&src, range);
   tu_image_alloc (&want, w, h, channels, fmt->type, fmt->max_value,
       fmt->shift, tu_rng_int (rng, 0, 9));
   tu_image_alloc (&got, w, h, channels, fmt->type, fmt->max_value,
@@ -641,6 +658,37 @@ group_user_stream (Ctx * ctx)
         tu_rng_int (ctx->rng, 1, 50), 0, 0, stream);
   cudaStreamDestroy (stream);
   group_report ("user-stream", &g);
+}
+
+/* The tiled kernel in packed halves (separable_half.cu) takes 8-bit
+ * four-channel gaussians and boxes of radius 1 to 4 without offset,
+ * where its error bound allows: every border at each radius, half of them
+ * on sources of extremes (0 and 255), whose sums round the most. */
+static void
+group_half_precision (Ctx * ctx, int quick)
+{
+  static const CaseKind kinds[] = {
+    CASE_GAUSSIAN, CASE_BOX_SMALL, CASE_CUSTOM_UNIFORM
+  };
+  Group g = { 0 };
+  int index = 0;
+
+  for (int k = 0; k < 3; k++)
+    for (int radius = 1; radius <= 4; radius++)
+      for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
+        for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
+          int w, h;
+          pick_size (ctx->rng, index, quick, &w, &h);
+          if (index % 3 == 2) {
+            w = tu_rng_int (ctx->rng, 100, quick ? 300 : 900);
+            h = tu_rng_int (ctx->rng, 40, quick ? 100 : 300);
+          }
+          ctx->extremes = quick ? index % 2 : e;
+          run_case (ctx, &g, kinds[k], (CudaConvBorder) b, &formats[0], 4,
+              w, h, radius, 0, NULL);
+        }
+  ctx->extremes = 0;
+  group_report ("half-precision", &g);
 }
 
 /* Frames of real sizes on the main paths (full mode only). */
@@ -931,9 +979,11 @@ main (int argc, char **argv)
       cudaconv_cuda_device_name (ctx.cuda));
   ctx.rng = &rng;
   ctx.tally = &tally;
+  ctx.extremes = 0;
 
   group_bad_arguments (&ctx);
   group_all_ops (&ctx, quick);
+  group_half_precision (&ctx, quick);
   group_host_memory (&ctx, quick);
   group_host_stripes (&ctx, quick);
   group_user_stream (&ctx);

@@ -1,0 +1,355 @@
+/* gst-cudaconv: the tiled separable kernel in packed half precision
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* separable_tile.cu's tile, fill and passes, for 8-bit four-channel
+ * planes, with the arithmetic in pairs of halves: one HFMA2 makes two
+ * channels' tap, a byte becomes a half in one PRMT and one HADD2 per two
+ * samples, and a half becomes a byte again by the same trick backwards.
+ * That is about half the instructions per pixel of the f32 kernel, which
+ * is what bounds the small radii.  The vertical pass keeps halves in
+ * shared memory, half the f32 kernel's bytes.
+ *
+ * Halves carry 11 significant bits, so not every filter may take this
+ * path: cc_separable_half_error bounds the distance of the result, before
+ * its rounding, from the exact correlation with the planner's taps, and
+ * the planner takes the path only where that bound leaves every output
+ * within 1 LSB of the reference (variants.cuh, HALF_MAX_ERROR).  Taps
+ * must not be negative (then no sum passes 255 by much, nor falls below
+ * 0), and the path makes plain correlations only: no unsharp mask, no
+ * offset. */
+
+#include "dispatch.cuh"
+#include "raw_tile.cuh"
+
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <cstring>
+
+namespace cc
+{
+
+__device__ __forceinline__ __half2
+half2_from_bits (unsigned u)
+{
+  __half2 h;
+  memcpy (&h, &u, sizeof (h));
+  return h;
+}
+
+__device__ __forceinline__ unsigned
+half2_bits (__half2 h)
+{
+  unsigned u;
+  memcpy (&u, &h, sizeof (u));
+  return u;
+}
+
+/* The half 0x6400 | b is 1024 + b exactly for a byte b (the unit in the
+ * last place of [1024, 2048) is 1). */
+#define CC_HALF_BYTE_BIAS 0x6400u
+#define CC_HALF_BYTE_BIAS2 0x64006400u
+
+/* The four bytes of w as two pairs of halves: (0, 1) and (2, 3). */
+__device__ __forceinline__ void
+bytes_to_half2 (unsigned w, __half2 & lo, __half2 & hi)
+{
+  const __half2 bias = half2_from_bits (CC_HALF_BYTE_BIAS2);
+  lo = __hsub2 (half2_from_bits (__byte_perm (w, 0x6464, 0x4140)), bias);
+  hi = __hsub2 (half2_from_bits (__byte_perm (w, 0x6464, 0x4342)), bias);
+}
+
+/* Two pairs of non-negative halves, rounded to the nearest integer (ties
+ * to even) and saturated at 255, as the four bytes of a word: 1024 + v
+ * rounds v into the low byte, as bytes_to_half2 backwards. */
+__device__ __forceinline__ unsigned
+half2_to_bytes (__half2 lo, __half2 hi)
+{
+  const __half2 bias = half2_from_bits (CC_HALF_BYTE_BIAS2);
+  const __half2 top = half2_from_bits (CC_HALF_BYTE_BIAS2 + 0x00ff00ffu);
+  const unsigned a = half2_bits (__hmin2 (__hadd2 (lo, bias), top));
+  const unsigned b = half2_bits (__hmin2 (__hadd2 (hi, bias), top));
+  return __byte_perm (a, b, 0x6420);
+}
+
+/* Taps as pairs of halves, rounded as cc_separable_half_error rounds
+ * them. */
+template <int NT> struct HalfTaps
+{
+  __half2 t[NT];
+
+  __device__ __forceinline__ explicit HalfTaps (const float *w)
+  {
+#pragma unroll
+    for (int i = 0; i < NT; i++)
+      t[i] = __float2half2_rn (w[i]);
+  }
+};
+
+/* acc[j] += sum_t w[t] e(j + t) over N outputs of pixels of two half
+ * pairs, taps in increasing order for each output (the order the error
+ * bound assumes). */
+template <int NT, int N, class Load> __device__ __forceinline__ void
+conv_half (__half2 (&acc)[N][2], const Load & load, const HalfTaps<NT> & w)
+{
+#pragma unroll
+  for (int k = 0; k < N + NT - 1; k++) {
+    __half2 e[2];
+    load (k, e);
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+      const int t = k - j;
+      if (t >= 0 && t < NT) {
+        acc[j][0] = __hfma2 (w.t[t], e[0], acc[j][0]);
+        acc[j][1] = __hfma2 (w.t[t], e[1], acc[j][1]);
+      }
+    }
+  }
+}
+
+/* Shared memory: the raw tile, then the vertical pass' rows of halves,
+ * laid out as the f32 kernel lays out its floats. */
+template <class G> constexpr size_t
+half_smem ()
+{
+  return (size_t) G::RAW_BYTES + (size_t) G::TH * G::PITCH * sizeof (__half);
+}
+
+/* The vertical and horizontal passes for the tile at (x0, y0), whose raw
+ * input is in raw; h holds the vertical pass' results. */
+template <int R> __device__ __forceinline__ void
+separable_half_compute (const unsigned char *raw, __half * h,
+    const CcSepParams & p, const CcPlane & pl, int x0, int y0)
+{
+  using T = uint8_t;
+  constexpr int C = 4;
+  constexpr int NT = 2 * R + 1;
+  using G = TileGeom<T, C, R>;
+  static_assert (G::P == 4 && G::PC == 16, "runs of 4 pixels");
+
+  /* vertical pass: rows b VR .. b VR + VR - 1 of pixel column g */
+  {
+    const HalfTaps<NT> ty (p.taps_y);
+    for (int item = threadIdx.x; item < G::GROUPS * (G::TH / G::VR);
+        item += G::THREADS) {
+      const int g = item % G::GROUPS;
+      const int b = item / G::GROUPS;
+      const unsigned char *col = raw + b * G::VR * G::RAW_PITCH + 4 * g;
+      __half2 acc[G::VR][2];
+#pragma unroll
+      for (int j = 0; j < G::VR; j++)
+        acc[j][0] = acc[j][1] = __float2half2_rn (0.f);
+      auto load =[&](int k, __half2 (&e)[2]) {
+        bytes_to_half2 (*reinterpret_cast<const unsigned *> (col +
+                k * G::RAW_PITCH), e[0], e[1]);
+      };
+      conv_half<NT, G::VR> (acc, load, ty);
+      __half *out = h + b * G::VR * G::PITCH + G::at (4 * g);
+#pragma unroll
+      for (int j = 0; j < G::VR; j++)
+        *reinterpret_cast<uint2 *> (out + j * G::PITCH) =
+            make_uint2 (half2_bits (acc[j][0]), half2_bits (acc[j][1]));
+    }
+  }
+  __syncthreads ();
+
+  /* horizontal pass: run q of row r, from local pixel HALO / C - R on */
+  constexpr int FIRST = G::HALO - R * C;
+  using Masks = RunMasks<T, C, G::P>;
+  const Masks masks (p.w.out);
+  const HalfTaps<NT> tx (p.taps_x);
+  for (int item = threadIdx.x; item < G::TH * G::RUNS; item += G::THREADS) {
+    const int r = item / G::RUNS;
+    const int q = item % G::RUNS;
+    const int x = x0 + q * G::P;
+    const int y = y0 + r;
+    if (x >= pl.width || y >= pl.height)
+      continue;
+    const __half *row = h + r * G::PITCH + q * G::GS;
+    __half2 acc[G::P][2];
+#pragma unroll
+    for (int j = 0; j < G::P; j++)
+      acc[j][0] = acc[j][1] = __float2half2_rn (0.f);
+    auto load =[&](int k, __half2 (&e)[2]) {
+      const uint2 v = *reinterpret_cast<const uint2 *> (row + G::at (FIRST +
+              4 * k));
+      e[0] = half2_from_bits (v.x);
+      e[1] = half2_from_bits (v.y);
+    };
+    conv_half<NT, G::P> (acc, load, tx);
+
+    const int n = min (G::P, pl.width - x);
+    Run<T, C, G::P> in;
+    if (p.w.out.need_src)
+      run_load<T, C, G::P> (in, pl.src + (long long) y * pl.src_stride, x, n,
+          pl.src_align);
+    else
+#pragma unroll
+      for (int i = 0; i < G::P * C; i++)
+        in.u.s[i] = 0;
+    if (n == G::P) {
+      Run<T, C, G::P> out;
+      unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
+      const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
+#pragma unroll
+      for (int j = 0; j < G::P; j++)
+        words[j] = (half2_to_bytes (acc[j][0], acc[j][1]) & masks.filt[j]) |
+            (in_words[j] & masks.copy[j]) | masks.fill[j];
+      run_store<T, C, G::P> (out, pl.dst + (long long) y * pl.dst_stride, x,
+          G::P, pl.dst_align);
+    } else {
+      /* the plane's last, partial run */
+      float val[G::P][C];
+#pragma unroll
+      for (int j = 0; j < G::P; j++) {
+        const float2 lo = __half22float2 (acc[j][0]);
+        const float2 hi = __half22float2 (acc[j][1]);
+        val[j][0] = lo.x;
+        val[j][1] = lo.y;
+        val[j][2] = hi.x;
+        val[j][3] = hi.y;
+      }
+      finish_run<T, C, G::P> (pl, p.w.out, x, y, n, val, in);
+    }
+  }
+}
+
+template <int R> __global__ void __launch_bounds__ (256, 4)
+separable_half (const __grid_constant__ CcSepParams p)
+{
+  using G = TileGeom<uint8_t, 4, R>;
+  extern __shared__ __align__ (16) unsigned char smem[];
+  __half *h = reinterpret_cast<__half *> (smem + G::RAW_BYTES);
+  int x0, y0;
+
+  tile_input<uint8_t, 4, G> (smem, p.w.plane, p.w.border, &x0, &y0);
+  separable_half_compute<R> (smem, h, p, p.w.plane, x0, y0);
+}
+
+/* The same over a batch: image blockIdx.z (separable_tile_batch). */
+template <int R> __global__ void __launch_bounds__ (256, 4)
+separable_half_batch (const __grid_constant__ CcSepParams p,
+    const CcPlane * __restrict__ planes)
+{
+  using G = TileGeom<uint8_t, 4, R>;
+  extern __shared__ __align__ (16) unsigned char smem[];
+  __half *h = reinterpret_cast<__half *> (smem + G::RAW_BYTES);
+  const CcPlane pl = planes[blockIdx.z];
+  int x0, y0;
+
+  if (pl.ox + (int) blockIdx.x * G::TW >= pl.width ||
+      pl.oy + (int) blockIdx.y * G::TH >= pl.height)
+    return;
+  tile_input<uint8_t, 4, G> (smem, pl, p.w.border, &x0, &y0);
+  separable_half_compute<R> (smem, h, p, pl, x0, y0);
+}
+
+struct HalfLaunch
+{
+  const CcSepParams *p;
+  const CcBatch *batch;         /* NULL: the one image of p */
+  cudaStream_t stream;
+  CcLaunchShape *shape;         /* non-NULL: only report the shape */
+
+  template <int R> cudaError_t launch () const
+  {
+    using G = TileGeom<uint8_t, 4, R>;
+    constexpr size_t smem = half_smem<G> ();
+    static_assert (smem <= 48 * 1024, "no opt-in needed");
+    if (shape != nullptr) {
+      *shape = tile_shape<G> (smem);
+      return cudaSuccess;
+    }
+    if (batch != nullptr) {
+      dim3 grid (div_up (batch->max_width, G::TW),
+          div_up (batch->max_height, G::TH), batch->n);
+      separable_half_batch<R> <<<grid, G::THREADS, smem, stream>>> (*p,
+          batch->planes);
+    } else {
+      dim3 grid (div_up (p->w.plane.width, G::TW),
+          div_up (p->w.plane.height, G::TH));
+      separable_half<R> <<<grid, G::THREADS, smem, stream>>> (*p);
+    }
+    return cudaGetLastError ();
+  }
+};
+
+/* ------------------------------------------------------ the error bound */
+
+/* The largest rounding error of a half whose exact value is at most v in
+ * magnitude: half a unit in the last place of v's binade (halves have 10
+ * stored bits; below 2^-14 they are subnormal, spaced 2^-24). */
+static double
+half_rounding (double v)
+{
+  if (v < std::ldexp (1.0, -14))
+    return std::ldexp (1.0, -25);
+  return std::ldexp (1.0, std::ilogb (v) - 11);
+}
+
+/* One pass over inputs in [0, in_max] with error in_err each: its error
+ * against the exact sum with the double taps exact (the planner's), and
+ * the largest exact sum. */
+static double
+half_pass_error (const double *exact, int n, double in_max, double in_err,
+    double *out_max)
+{
+  double rounding = 0, prefix = 0, taps_err = 0, sum_half = 0, sum = 0;
+
+  for (int i = 0; i < n; i++) {
+    const double t = __half2float (__float2half_rn ((float) exact[i]));
+    sum += exact[i];
+    sum_half += t;
+    taps_err += std::fabs (t - exact[i]);
+    if (t == 0)
+      continue;                 /* adds 0 exactly */
+    prefix += t;
+    /* each HFMA2 rounds a partial sum no larger than this once */
+    rounding += half_rounding ((in_max + in_err) * prefix + rounding);
+  }
+  *out_max = in_max * sum;
+  return rounding + in_err * sum_half + (in_max + in_err) * taps_err;
+}
+
+}                               /* namespace cc */
+
+extern "C" double
+cc_separable_half_error (const double *tx, int ntx, const double *ty,
+    int nty)
+{
+  double v_max, h_max;
+  double v_err = cc::half_pass_error (ty, nty, 255.0, 0.0, &v_max);
+
+  for (int i = 0; i < ntx; i++)
+    if (tx[i] < 0)
+      return INFINITY;
+  for (int i = 0; i < nty; i++)
+    if (ty[i] < 0)
+      return INFINITY;
+  return cc::half_pass_error (tx, ntx, v_max, v_err, &h_max);
+}
+
+extern "C" cudaError_t
+cc_separable_half_shape (int radius, CcLaunchShape * shape)
+{
+  return cc::dispatch_list (cc::HalfTileRadii (), radius,[&](auto r) {
+        return cc::HalfLaunch { nullptr, nullptr, nullptr,
+            shape }.launch<decltype (r)::value> ();
+      });
+}
+
+extern "C" cudaError_t
+cc_separable_half_launch (const CcSepParams * p, int radius,
+    const CcBatch * batch, cudaStream_t stream)
+{
+  return cc::dispatch_list (cc::HalfTileRadii (), radius,[&](auto r) {
+        return cc::HalfLaunch { p, batch, stream,
+            nullptr }.launch<decltype (r)::value> ();
+      });
+}
