@@ -241,10 +241,12 @@ static int
 half_tile_fits (const SepJob * job, int radius, const CcOutput * out,
     CudaConvSampleType type, int channels)
 {
-  return cc::half_tile_has (type, channels, radius) && !job->unsharp &&
-      job->offset == 0.0 && out->shift == 0 && out->max_value == 255 &&
-      cc_separable_half_error (job->tx, 2 * job->rx + 1, job->ty,
-      2 * job->ry + 1) <= cc::HALF_MAX_ERROR;
+  /* an unsharp mask scales the correlation's error by its amount */
+  double scale = job->unsharp ? fabs (job->amount) : 1.0;
+
+  return cc::half_tile_has (type, channels, radius) && out->shift == 0 &&
+      out->max_value == 255 && scale * cc_separable_half_error (job->tx,
+      2 * job->rx + 1, job->ty, 2 * job->ry + 1) <= cc::HALF_MAX_ERROR;
 }
 
 static CudaConvStatus

@@ -20,9 +20,9 @@
  * its rounding, from the exact correlation with the planner's taps, and
  * the planner takes the path only where that bound leaves every output
  * within 1 LSB of the reference (variants.cuh, HALF_MAX_ERROR).  Taps
- * must not be negative (then no sum passes 255 by much, nor falls below
- * 0), and the path makes plain correlations only: no unsharp mask, no
- * offset. */
+ * must not be negative: then no sum passes 255 by much, nor falls below
+ * 0.  An unsharp mask or an offset is applied in f32 to the correlation,
+ * the mask scaling its error by its amount. */
 
 #include "dispatch.cuh"
 #include "raw_tile.cuh"
@@ -76,6 +76,21 @@ half2_to_bytes (__half2 lo, __half2 hi)
   const unsigned a = half2_bits (__hmin2 (__hadd2 (lo, bias), top));
   const unsigned b = half2_bits (__hmin2 (__hadd2 (hi, bias), top));
   return __byte_perm (a, b, 0x6420);
+}
+
+/* A run of N pixels of two half pairs as floats. */
+template <int N> __device__ __forceinline__ void
+half_run_to_float (const __half2 (&acc)[N][2], float (&val)[N][4])
+{
+#pragma unroll
+  for (int j = 0; j < N; j++) {
+    const float2 lo = __half22float2 (acc[j][0]);
+    const float2 hi = __half22float2 (acc[j][1]);
+    val[j][0] = lo.x;
+    val[j][1] = lo.y;
+    val[j][2] = hi.x;
+    val[j][3] = hi.y;
+  }
 }
 
 /* Taps as pairs of halves, rounded as cc_separable_half_error rounds
@@ -132,6 +147,8 @@ separable_half_compute (const unsigned char *raw, __half * h,
   constexpr int NT = 2 * R + 1;
   using G = TileGeom<T, C, R>;
   static_assert (G::P == 4 && G::PC == 16, "runs of 4 pixels");
+  static_assert (G::HALO % 16 == 0 && G::RAW_PITCH % 16 == 0,
+      "a run's input pixels are one aligned vector in the tile");
 
   /* vertical pass: rows b VR .. b VR + VR - 1 of pixel column g */
   {
@@ -185,15 +202,29 @@ separable_half_compute (const unsigned char *raw, __half * h,
     conv_half<NT, G::P> (acc, load, tx);
 
     const int n = min (G::P, pl.width - x);
+    /* the run's own input pixels, from the tile (the first n are the
+     * plane's: samples inside it are copied as they are) */
     Run<T, C, G::P> in;
-    if (p.w.out.need_src)
-      run_load<T, C, G::P> (in, pl.src + (long long) y * pl.src_stride, x, n,
-          pl.src_align);
-    else
+    *reinterpret_cast<uint4 *> (in.u.b) =
+        *reinterpret_cast<const uint4 *> (raw + (R + r) * G::RAW_PITCH +
+        G::HALO + q * G::PC);
+    if (p.unsharp || p.offset != 0.f) {
+      /* uniform: the mask's or the offset's arithmetic in f32 */
+      float val[G::P][C];
+      half_run_to_float (acc, val);
 #pragma unroll
-      for (int i = 0; i < G::P * C; i++)
-        in.u.s[i] = 0;
-    if (n == G::P) {
+      for (int j = 0; j < G::P; j++)
+#pragma unroll
+        for (int c = 0; c < C; c++) {
+          const float v = sample_value<T> (in.u.s[j * C + c], 0);
+          val[j][c] = p.unsharp ? fmaf (p.amount, v - val[j][c], v) :
+              val[j][c] + p.offset;
+        }
+      if (n == G::P)
+        store_run_masked<T, C, G::P, -1> (pl, p.w.out, masks, x, y, val, in);
+      else
+        finish_run<T, C, G::P> (pl, p.w.out, x, y, n, val, in);
+    } else if (n == G::P) {
       Run<T, C, G::P> out;
       unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
       const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
@@ -206,21 +237,13 @@ separable_half_compute (const unsigned char *raw, __half * h,
     } else {
       /* the plane's last, partial run */
       float val[G::P][C];
-#pragma unroll
-      for (int j = 0; j < G::P; j++) {
-        const float2 lo = __half22float2 (acc[j][0]);
-        const float2 hi = __half22float2 (acc[j][1]);
-        val[j][0] = lo.x;
-        val[j][1] = lo.y;
-        val[j][2] = hi.x;
-        val[j][3] = hi.y;
-      }
+      half_run_to_float (acc, val);
       finish_run<T, C, G::P> (pl, p.w.out, x, y, n, val, in);
     }
   }
 }
 
-template <int R> __global__ void __launch_bounds__ (256, 4)
+template <int R> __global__ void __launch_bounds__ (256, 5)
 separable_half (const __grid_constant__ CcSepParams p)
 {
   using G = TileGeom<uint8_t, 4, R>;
@@ -233,7 +256,7 @@ separable_half (const __grid_constant__ CcSepParams p)
 }
 
 /* The same over a batch: image blockIdx.z (separable_tile_batch). */
-template <int R> __global__ void __launch_bounds__ (256, 4)
+template <int R> __global__ void __launch_bounds__ (256, 5)
 separable_half_batch (const __grid_constant__ CcSepParams p,
     const CcPlane * __restrict__ planes)
 {

@@ -93,8 +93,8 @@ tile_radius (int rx, int ry, CudaConvSampleType type, int channels)
 
 /* separable_half.cu: the tiled kernel with its arithmetic in pairs of
  * halves, for 8-bit four-channel planes at these compiled radii (a subset
- * of TileRadii), where the taps let it: none negative, no unsharp mask,
- * no offset, and an error bound (cc_separable_half_error) of at most
+ * of TileRadii), where the taps let it: none negative, and an error bound
+ * (cc_separable_half_error, times an unsharp mask's amount) of at most
  * HALF_MAX_ERROR.  The result before its rounding is then less than 1
  * from the reference's, whose own float error is far below 0.1 LSB, so
  * the outputs differ by at most 1 LSB. */
