@@ -219,6 +219,37 @@ tile_input (unsigned char *raw, const CcPlane & pl, int border, int *x0,
   __syncthreads ();
 }
 
+/* Calls run (r, q, x, y) for each horizontal run of the tile at (x0, y0)
+ * that this thread makes and that starts inside the plane: run q (G::P
+ * pixels) of output row r, its first pixel (x, y). */
+template <class G, class F> __device__ __forceinline__ void
+for_each_run (const CcPlane & pl, int x0, int y0, const F & run)
+{
+  for (int item = threadIdx.x; item < G::TH * G::RUNS; item += G::THREADS) {
+    const int r = item / G::RUNS;
+    const int q = item % G::RUNS;
+    const int x = x0 + q * G::P;
+    const int y = y0 + r;
+    if (x < pl.width && y < pl.height)
+      run (r, q, x, y);
+  }
+}
+
+/* The input of the tile's run q of output row r (G::P pixels of 8-bit
+ * samples, one aligned vector), from the raw tile: samples inside the
+ * plane are there as they are in memory. */
+template <class G> __device__ __forceinline__ void
+tile_run_input (Run<uint8_t, 4, 4> & in, const unsigned char *raw, int r,
+    int q)
+{
+  static_assert (G::P == 4 && G::PC == 16, "runs of 4 pixels");
+  static_assert (G::HALO % 16 == 0 && G::RAW_PITCH % 16 == 0,
+      "a run's input pixels are one aligned vector in the tile");
+  *reinterpret_cast<uint4 *> (in.u.b) =
+      *reinterpret_cast<const uint4 *> (raw + (G::RADIUS + r) *
+      G::RAW_PITCH + G::HALO + q * G::PC);
+}
+
 }                               /* namespace cc */
 
 #endif /* CUDACONV_CUDA_RAW_TILE_CUH */

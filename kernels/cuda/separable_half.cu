@@ -25,73 +25,13 @@
  * the mask scaling its error by its amount. */
 
 #include "dispatch.cuh"
+#include "half.cuh"
 #include "raw_tile.cuh"
 
-#include <cuda_fp16.h>
-
 #include <cmath>
-#include <cstring>
 
 namespace cc
 {
-
-__device__ __forceinline__ __half2
-half2_from_bits (unsigned u)
-{
-  __half2 h;
-  memcpy (&h, &u, sizeof (h));
-  return h;
-}
-
-__device__ __forceinline__ unsigned
-half2_bits (__half2 h)
-{
-  unsigned u;
-  memcpy (&u, &h, sizeof (u));
-  return u;
-}
-
-/* The half 0x6400 | b is 1024 + b exactly for a byte b (the unit in the
- * last place of [1024, 2048) is 1). */
-#define CC_HALF_BYTE_BIAS 0x6400u
-#define CC_HALF_BYTE_BIAS2 0x64006400u
-
-/* The four bytes of w as two pairs of halves: (0, 1) and (2, 3). */
-__device__ __forceinline__ void
-bytes_to_half2 (unsigned w, __half2 & lo, __half2 & hi)
-{
-  const __half2 bias = half2_from_bits (CC_HALF_BYTE_BIAS2);
-  lo = __hsub2 (half2_from_bits (__byte_perm (w, 0x6464, 0x4140)), bias);
-  hi = __hsub2 (half2_from_bits (__byte_perm (w, 0x6464, 0x4342)), bias);
-}
-
-/* Two pairs of non-negative halves, rounded to the nearest integer (ties
- * to even) and saturated at 255, as the four bytes of a word: 1024 + v
- * rounds v into the low byte, as bytes_to_half2 backwards. */
-__device__ __forceinline__ unsigned
-half2_to_bytes (__half2 lo, __half2 hi)
-{
-  const __half2 bias = half2_from_bits (CC_HALF_BYTE_BIAS2);
-  const __half2 top = half2_from_bits (CC_HALF_BYTE_BIAS2 + 0x00ff00ffu);
-  const unsigned a = half2_bits (__hmin2 (__hadd2 (lo, bias), top));
-  const unsigned b = half2_bits (__hmin2 (__hadd2 (hi, bias), top));
-  return __byte_perm (a, b, 0x6420);
-}
-
-/* A run of N pixels of two half pairs as floats. */
-template <int N> __device__ __forceinline__ void
-half_run_to_float (const __half2 (&acc)[N][2], float (&val)[N][4])
-{
-#pragma unroll
-  for (int j = 0; j < N; j++) {
-    const float2 lo = __half22float2 (acc[j][0]);
-    const float2 hi = __half22float2 (acc[j][1]);
-    val[j][0] = lo.x;
-    val[j][1] = lo.y;
-    val[j][2] = hi.x;
-    val[j][3] = hi.y;
-  }
-}
 
 /* Taps as pairs of halves, rounded as cc_separable_half_error rounds
  * them. */
@@ -146,9 +86,6 @@ separable_half_compute (const unsigned char *raw, __half * h,
   constexpr int C = 4;
   constexpr int NT = 2 * R + 1;
   using G = TileGeom<T, C, R>;
-  static_assert (G::P == 4 && G::PC == 16, "runs of 4 pixels");
-  static_assert (G::HALO % 16 == 0 && G::RAW_PITCH % 16 == 0,
-      "a run's input pixels are one aligned vector in the tile");
 
   /* vertical pass: rows b VR .. b VR + VR - 1 of pixel column g */
   {
@@ -181,33 +118,20 @@ separable_half_compute (const unsigned char *raw, __half * h,
   using Masks = RunMasks<T, C, G::P>;
   const Masks masks (p.w.out);
   const HalfTaps<NT> tx (p.taps_x);
-  for (int item = threadIdx.x; item < G::TH * G::RUNS; item += G::THREADS) {
-    const int r = item / G::RUNS;
-    const int q = item % G::RUNS;
-    const int x = x0 + q * G::P;
-    const int y = y0 + r;
-    if (x >= pl.width || y >= pl.height)
-      continue;
+  for_each_run<G> (pl, x0, y0,[&](int r, int q, int x, int y) {
     const __half *row = h + r * G::PITCH + q * G::GS;
     __half2 acc[G::P][2];
 #pragma unroll
     for (int j = 0; j < G::P; j++)
       acc[j][0] = acc[j][1] = __float2half2_rn (0.f);
     auto load =[&](int k, __half2 (&e)[2]) {
-      const uint2 v = *reinterpret_cast<const uint2 *> (row + G::at (FIRST +
-              4 * k));
-      e[0] = half2_from_bits (v.x);
-      e[1] = half2_from_bits (v.y);
+      half_pixel (row, G::at (FIRST + 4 * k), e);
     };
     conv_half<NT, G::P> (acc, load, tx);
 
     const int n = min (G::P, pl.width - x);
-    /* the run's own input pixels, from the tile (the first n are the
-     * plane's: samples inside it are copied as they are) */
     Run<T, C, G::P> in;
-    *reinterpret_cast<uint4 *> (in.u.b) =
-        *reinterpret_cast<const uint4 *> (raw + (R + r) * G::RAW_PITCH +
-        G::HALO + q * G::PC);
+    tile_run_input<G> (in, raw, r, q);
     if (p.unsharp || p.offset != 0.f) {
       /* uniform: the mask's or the offset's arithmetic in f32 */
       float val[G::P][C];
@@ -225,22 +149,14 @@ separable_half_compute (const unsigned char *raw, __half * h,
       else
         finish_run<T, C, G::P> (pl, p.w.out, x, y, n, val, in);
     } else if (n == G::P) {
-      Run<T, C, G::P> out;
-      unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
-      const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
-#pragma unroll
-      for (int j = 0; j < G::P; j++)
-        words[j] = (half2_to_bytes (acc[j][0], acc[j][1]) & masks.filt[j]) |
-            (in_words[j] & masks.copy[j]) | masks.fill[j];
-      run_store<T, C, G::P> (out, pl.dst + (long long) y * pl.dst_stride, x,
-          G::P, pl.dst_align);
+      store_run_half (pl, masks, x, y, acc, in);
     } else {
       /* the plane's last, partial run */
       float val[G::P][C];
       half_run_to_float (acc, val);
       finish_run<T, C, G::P> (pl, p.w.out, x, y, n, val, in);
     }
-  }
+  });
 }
 
 template <int R> __global__ void __launch_bounds__ (256, 5)

@@ -73,13 +73,7 @@ separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
   using Masks = RunMasks<T, C, G::P>;
   const Masks masks (p.w.out);
   const bool keep_src = p.unsharp || p.w.out.need_src;
-  for (int item = threadIdx.x; item < G::TH * G::RUNS; item += G::THREADS) {
-    const int r = item / G::RUNS;
-    const int q = item % G::RUNS;
-    const int x = x0 + q * G::P;
-    const int y = y0 + r;
-    if (x >= pl.width || y >= pl.height)
-      continue;
+  for_each_run<G> (pl, x0, y0,[&](int r, int q, int x, int y) {
     const float *row = h + r * G::PITCH + q * G::GS;
     float acc[G::P][C];
     acc_zero (acc);
@@ -164,7 +158,7 @@ separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
       store_run_masked<T, C, G::P, SKIP> (pl, p.w.out, masks, x, y, acc, in);
     else
       finish_run<T, C, G::P> (pl, p.w.out, x, y, n, acc, in);
-  }
+  });
 }
 
 /* Shared memory: the raw tile, then the vertical pass' float rows. */

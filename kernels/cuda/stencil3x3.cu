@@ -14,10 +14,18 @@
  * Laplacian) come from the same loads. */
 
 #include "dispatch.cuh"
+#include "half.cuh"
 #include "raw_tile.cuh"
 
 namespace cc
 {
+
+/* 8-bit four-channel planes keep their tile as halves: every sum of
+ * either stencil is an integer of magnitude at most 4 * 255, which halves
+ * hold exactly, so pairs of halves make two channels' sums per
+ * instruction with the reference's values (stencil_compute_half). */
+template <typename T, int C> constexpr bool stencil_in_halves =
+    std::is_same_v<T, uint8_t> && C == 4;
 
 /* sqrt with a relative error of about 2^-23: far below the half level
  * that rounding to integers resolves */
@@ -58,13 +66,7 @@ stencil_compute (const unsigned char *raw, float *f, const CcMaskParams & p,
   }
   __syncthreads ();
 
-  for (int item = threadIdx.x; item < G::TH * G::RUNS; item += G::THREADS) {
-    const int r = item / G::RUNS;
-    const int q = item % G::RUNS;
-    const int x = x0 + q * P;
-    const int y = y0 + r;
-    if (x >= pl.width || y >= pl.height)
-      continue;
+  for_each_run<G> (pl, x0, y0,[&](int r, int q, int x, int y) {
     float v[P][C] = { };
     if constexpr (C == 4 && !std::is_same_v<T, float>) {
       /* one float4 per pixel: stream the window column by column, keeping
@@ -161,27 +163,156 @@ stencil_compute (const unsigned char *raw, float *f, const CcMaskParams & p,
       store_run_masked<T, C, P, SKIP> (pl, p.w.out, masks, x, y, v, in);
     else
       finish_run<T, C, P> (pl, p.w.out, x, y, n, v, in);
-  }
+  });
 }
 
-/* Shared memory: the raw tile, then the float tile. */
-template <class G> constexpr size_t
+/* One run of stencil_compute_half: P pixels at x of row y, run q of the
+ * tile's row r.  Sobel's magnitude and the gain are taken in f32 as the
+ * f32 path takes them.  The Laplacian's gain is a half multiply where
+ * outputs are plain 8-bit: for a sum of at most 255 / gain its error is
+ * below 0.2 LSB (the gain rounded to 11 bits, the product rounded once),
+ * and a larger sum saturates either way; the gain is capped at 1024, past
+ * which every non-zero sum saturates, so that a zero sum stays 0. */
+template <bool LAPLACIAN> __device__ __forceinline__ void
+stencil_run_half (const unsigned char *raw, const __half * hf,
+    const CcMaskParams & p, const RunMasks<uint8_t, 4, 4> & masks, int r,
+    int q, int x, int y)
+{
+  using T = uint8_t;
+  constexpr int C = 4;
+  using G = TileGeom<T, C, 1>;
+  constexpr int P = G::P;
+  constexpr int FIRST = G::HALO - C;
+  const CcPlane & pl = p.w.plane;
+  const __half2 two = __float2half2_rn (2.f);
+  const __half2 minus_four = __float2half2_rn (-4.f);
+  /* stream the window column by column, keeping only the column sums
+   * that later outputs need */
+  const __half *col = hf + r * G::PITCH + q * G::GS;
+  __half2 s0[2], s1[2], d0[2], d1[2], b0[2], b1[2], t1[2];
+  __half2 lap[P][2];
+  float v[P][C];
+#pragma unroll
+  for (int k = 0; k < P + 2; k++) {
+    const int at = G::at (FIRST + 4 * k);
+    __half2 a[2], b[2], c[2];
+    half_pixel (col, at, a);
+    half_pixel (col + G::PITCH, at, b);
+    half_pixel (col + 2 * G::PITCH, at, c);
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+      /* column k: s = a + 2b + c, d = c - a, t = a + c - 4b */
+      const __half2 ac = __hadd2 (a[h], c[h]);
+      if constexpr (LAPLACIAN) {
+        if (k >= 2)
+          lap[k - 2][h] = __habs2 (__hadd2 (__hadd2 (b0[h], b[h]), t1[h]));
+        b0[h] = b1[h];
+        b1[h] = b[h];
+        t1[h] = __hfma2 (minus_four, b[h], ac);
+      } else {
+        const __half2 sk = __hfma2 (two, b[h], ac);
+        const __half2 dk = __hsub2 (c[h], a[h]);
+        if (k >= 2) {
+          const float2 gx = __half22float2 (__hsub2 (sk, s0[h]));
+          const float2 gy = __half22float2 (__hadd2 (__hfma2 (two, d1[h],
+                      d0[h]), dk));
+          v[k - 2][2 * h] = p.gain * sqrt_approx (gx.x * gx.x + gy.x * gy.x);
+          v[k - 2][2 * h + 1] = p.gain * sqrt_approx (gx.y * gx.y +
+              gy.y * gy.y);
+        }
+        s0[h] = s1[h];
+        s1[h] = sk;
+        d0[h] = d1[h];
+        d1[h] = dk;
+      }
+    }
+  }
+  const int n = min (P, pl.width - x);
+  Run<T, C, P> in;
+  tile_run_input<G> (in, raw, r, q);
+  if constexpr (LAPLACIAN) {
+    if (p.w.out.max_value == 255 && p.w.out.shift == 0) {
+      const __half2 gain = __float2half2_rn (fminf (p.gain, 1024.f));
+#pragma unroll
+      for (int j = 0; j < P; j++) {
+        lap[j][0] = __hmul2 (gain, lap[j][0]);
+        lap[j][1] = __hmul2 (gain, lap[j][1]);
+      }
+      if (n == P) {
+        store_run_half (pl, masks, x, y, lap, in);
+        return;
+      }
+      half_run_to_float (lap, v);
+    } else {
+      half_run_to_float (lap, v);
+#pragma unroll
+      for (int j = 0; j < P; j++)
+#pragma unroll
+        for (int ch = 0; ch < C; ch++)
+          v[j][ch] *= p.gain;
+    }
+  }
+  if (n == P)
+    store_run_masked<T, C, P, -1> (pl, p.w.out, masks, x, y, v, in);
+  else
+    finish_run<T, C, P> (pl, p.w.out, x, y, n, v, in);
+}
+
+/* stencil_compute for 8-bit four-channel planes: the tile in halves (hf),
+ * the sums in pairs of them.  A pair holds two channels, so every channel
+ * is computed: the map picks. */
+__device__ __forceinline__ void
+stencil_compute_half (const unsigned char *raw, __half * hf,
+    const CcMaskParams & p, int x0, int y0)
+{
+  using G = TileGeom<uint8_t, 4, 1>;
+  const CcPlane & pl = p.w.plane;
+  const RunMasks<uint8_t, 4, 4> masks (p.w.out);
+
+  for (int item = threadIdx.x; item < G::ROWS * G::GROUPS;
+      item += G::THREADS) {
+    const int r = item / G::GROUPS;
+    const int g = item % G::GROUPS;
+    __half2 lo, hi;
+    bytes_to_half2 (*reinterpret_cast<const unsigned *> (raw +
+            r * G::RAW_PITCH + 4 * g), lo, hi);
+    *reinterpret_cast<uint2 *> (hf + r * G::PITCH + G::at (4 * g)) =
+        make_uint2 (half2_bits (lo), half2_bits (hi));
+  }
+  __syncthreads ();
+
+  for_each_run<G> (pl, x0, y0,[&](int r, int q, int x, int y) {
+    if (p.laplacian)
+      stencil_run_half<true> (raw, hf, p, masks, r, q, x, y);
+    else
+      stencil_run_half<false> (raw, hf, p, masks, r, q, x, y);
+  });
+}
+
+/* Shared memory: the raw tile, then the tile as floats (or halves). */
+template <typename T, int C> constexpr size_t
 stencil_smem ()
 {
-  return (size_t) G::RAW_BYTES + (size_t) G::ROWS * G::PITCH * sizeof (float);
+  using G = TileGeom<T, C, 1>;
+  return (size_t) G::RAW_BYTES + (size_t) G::ROWS * G::PITCH *
+      (stencil_in_halves<T, C> ? sizeof (__half) : sizeof (float));
 }
 
 template <typename T, int C, int SKIP>
-__global__ void __launch_bounds__ (256, 3)
+__global__ void __launch_bounds__ (256, stencil_in_halves<T, C> ? 4 : 3)
 stencil3x3 (const __grid_constant__ CcMaskParams p)
 {
   using G = TileGeom<T, C, 1>;
   extern __shared__ __align__ (16) unsigned char smem[];
-  float *f = reinterpret_cast<float *> (smem + G::RAW_BYTES);
   int x0, y0;
 
   tile_input<T, C, G> (smem, p.w.plane, p.w.border, &x0, &y0);
-  stencil_compute<T, C, SKIP> (smem, f, p, x0, y0);
+  if constexpr (stencil_in_halves<T, C>)
+    stencil_compute_half (smem, reinterpret_cast<__half *> (smem +
+            G::RAW_BYTES), p, x0, y0);
+  else
+    stencil_compute<T, C, SKIP> (smem, reinterpret_cast<float *> (smem +
+            G::RAW_BYTES), p, x0, y0);
 }
 
 struct StencilLaunch
@@ -194,7 +325,7 @@ struct StencilLaunch
   template <typename T, int C, int SKIP> cudaError_t launch () const
   {
     using G = TileGeom<T, C, 1>;
-    constexpr size_t smem = stencil_smem<G> ();
+    constexpr size_t smem = stencil_smem<T, C> ();
     if (shape != nullptr) {
       *shape = tile_shape<G> (smem);
       return cudaSuccess;
@@ -210,9 +341,13 @@ struct StencilLaunch
 
   template <typename T, int C> cudaError_t run () const
   {
-    return dispatch_skip<T, C> (skip,[&](auto s) {
-          return launch<T, C, decltype (s)::value> ();
-        });
+    /* the half path computes every channel */
+    if constexpr (stencil_in_halves<T, C>)
+      return launch<T, C, -1> ();
+    else
+      return dispatch_skip<T, C> (skip,[&](auto s) {
+            return launch<T, C, decltype (s)::value> ();
+          });
   }
 };
 

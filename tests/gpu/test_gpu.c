@@ -660,20 +660,23 @@ group_user_stream (Ctx * ctx)
   group_report ("user-stream", &g);
 }
 
-/* The tiled kernel in packed halves (separable_half.cu) takes 8-bit
- * four-channel gaussians and boxes of radius 1 to 4 without offset,
- * where its error bound allows: every border at each radius, half of them
- * on sources of extremes (0 and 255), whose sums round the most. */
+/* The kernels in packed halves for 8-bit four-channel planes: the tiled
+ * separable kernel (separable_half.cu), which takes gaussians, sharpens
+ * and boxes of radius 1 to 4 where its error bound allows, and the 3x3
+ * stencils, whose sums halves hold exactly.  Every border at each radius,
+ * half of them on sources of extremes (0 and 255), whose sums round the
+ * most. */
 static void
 group_half_precision (Ctx * ctx, int quick)
 {
   static const CaseKind kinds[] = {
-    CASE_GAUSSIAN, CASE_BOX_SMALL, CASE_CUSTOM_UNIFORM
+    CASE_GAUSSIAN, CASE_SHARPEN, CASE_BOX_SMALL, CASE_CUSTOM_UNIFORM,
+    CASE_SOBEL, CASE_LAPLACIAN
   };
   Group g = { 0 };
   int index = 0;
 
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < (int) (sizeof (kinds) / sizeof (kinds[0])); k++)
     for (int radius = 1; radius <= 4; radius++)
       for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
         for (int e = 0; e < (quick ? 1 : 2); e++, index++) {

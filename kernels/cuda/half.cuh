@@ -1,0 +1,113 @@
+/* gst-cudaconv: 8-bit samples as pairs of halves
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* The kernels with packed half arithmetic for 8-bit four-channel planes
+ * (separable_half.cu, stencil3x3.cu) share these: a pixel is two pairs of
+ * halves, channels (0, 1) and (2, 3), and bytes become halves and halves
+ * bytes with one PRMT and one HADD2 per two samples. */
+
+#ifndef CUDACONV_CUDA_HALF_CUH
+#define CUDACONV_CUDA_HALF_CUH
+
+#include "sample.cuh"
+
+#include <cuda_fp16.h>
+
+#include <cstring>
+
+namespace cc
+{
+
+__device__ __forceinline__ __half2
+half2_from_bits (unsigned u)
+{
+  __half2 h;
+  memcpy (&h, &u, sizeof (h));
+  return h;
+}
+
+__device__ __forceinline__ unsigned
+half2_bits (__half2 h)
+{
+  unsigned u;
+  memcpy (&u, &h, sizeof (u));
+  return u;
+}
+
+/* The half 0x6400 | b is 1024 + b exactly for a byte b (the unit in the
+ * last place of [1024, 2048) is 1). */
+#define CC_HALF_BYTE_BIAS2 0x64006400u
+
+/* The four bytes of w as two pairs of halves: (0, 1) and (2, 3). */
+__device__ __forceinline__ void
+bytes_to_half2 (unsigned w, __half2 & lo, __half2 & hi)
+{
+  const __half2 bias = half2_from_bits (CC_HALF_BYTE_BIAS2);
+  lo = __hsub2 (half2_from_bits (__byte_perm (w, 0x6464, 0x4140)), bias);
+  hi = __hsub2 (half2_from_bits (__byte_perm (w, 0x6464, 0x4342)), bias);
+}
+
+/* Two pairs of non-negative halves, rounded to the nearest integer (ties
+ * to even) and saturated at 255, as the four bytes of a word: 1024 + v
+ * rounds v into the low byte, as bytes_to_half2 backwards. */
+__device__ __forceinline__ unsigned
+half2_to_bytes (__half2 lo, __half2 hi)
+{
+  const __half2 bias = half2_from_bits (CC_HALF_BYTE_BIAS2);
+  const __half2 top = half2_from_bits (CC_HALF_BYTE_BIAS2 + 0x00ff00ffu);
+  const unsigned a = half2_bits (__hmin2 (__hadd2 (lo, bias), top));
+  const unsigned b = half2_bits (__hmin2 (__hadd2 (hi, bias), top));
+  return __byte_perm (a, b, 0x6420);
+}
+
+/* A run of N pixels of two half pairs as floats. */
+template <int N> __device__ __forceinline__ void
+half_run_to_float (const __half2 (&acc)[N][2], float (&val)[N][4])
+{
+#pragma unroll
+  for (int j = 0; j < N; j++) {
+    const float2 lo = __half22float2 (acc[j][0]);
+    const float2 hi = __half22float2 (acc[j][1]);
+    val[j][0] = lo.x;
+    val[j][1] = lo.y;
+    val[j][2] = hi.x;
+    val[j][3] = hi.y;
+  }
+}
+
+/* The pixel at half index i of a row of halves (8-byte aligned). */
+__device__ __forceinline__ void
+half_pixel (const __half * row, int i, __half2 (&e)[2])
+{
+  const uint2 v = *reinterpret_cast<const uint2 *> (row + i);
+  e[0] = half2_from_bits (v.x);
+  e[1] = half2_from_bits (v.y);
+}
+
+/* Stores a whole run of 4 pixels (non-negative halves, rounded and
+ * saturated at 255) at x of row y through the channel map in masks; in
+ * holds the input pixels where a channel copies them. */
+__device__ __forceinline__ void
+store_run_half (const CcPlane & pl, const RunMasks<uint8_t, 4, 4> & masks,
+    int x, int y, const __half2 (&val)[4][2], const Run<uint8_t, 4, 4> & in)
+{
+  Run<uint8_t, 4, 4> out;
+  unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
+  const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
+#pragma unroll
+  for (int j = 0; j < 4; j++)
+    words[j] = (half2_to_bytes (val[j][0], val[j][1]) & masks.filt[j]) |
+        (in_words[j] & masks.copy[j]) | masks.fill[j];
+  run_store<uint8_t, 4, 4> (out, pl.dst + (long long) y * pl.dst_stride, x,
+      4, pl.dst_align);
+}
+
+}                               /* namespace cc */
+
+#endif /* CUDACONV_CUDA_HALF_CUH */
