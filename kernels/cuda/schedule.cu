@@ -23,11 +23,12 @@
  *                      row pass + column pass through f32 scratch
  *   BOX                radii up to 8: the separable path with unit taps;
  *                      otherwise running sums (box.cu)
- *   SOBEL/LAPLACIAN    stencil3x3.cu (tiled like separable_tile.cu)
+ *   SOBEL/LAPLACIAN    stencil3x3.cu (tiled like separable_tile.cu; 8-bit
+ *                      RGBA-like planes in pairs of halves, exactly)
  *   MASK               mask2d.cu: taps in parameters up to 9x9, else in
  *                      device memory, applied in 16x16 chunks
  * For 8-bit RGBA-like planes whose alpha or padding channel is copied, the
- * tiled kernels and the compile-time mask run variants that leave that
+ * f32 tiled kernel and the compile-time mask run variants that leave that
  * channel's arithmetic out (cc::skipped_channel).  variants.cuh is the one
  * table of what is compiled; this file only chooses from it. */
 

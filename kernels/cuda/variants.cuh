@@ -146,10 +146,12 @@ mask_fixed_radius (int rx, int ry)
 
 /* ----------------------------------------------- channel skipping */
 
-/* 8-bit four-channel planes (RGBA-like) have variants of the tiled,
- * stencil and fixed-mask kernels that leave channel 3 or channel 0 (alpha
- * or padding, where the map copies or fills it) out of the arithmetic;
- * SKIP = -1 is the variant that computes every channel. */
+/* 8-bit four-channel planes (RGBA-like) have variants of the f32 tiled
+ * separable kernel and the fixed-mask kernel that leave channel 3 or
+ * channel 0 (alpha or padding, where the map copies or fills it) out of
+ * the arithmetic; SKIP = -1 is the variant that computes every channel.
+ * The kernels in pairs of halves (separable_half.cu, and stencil3x3.cu
+ * for these planes) compute every channel: a pair holds two. */
 constexpr bool
 has_skip_variants (CudaConvSampleType type, int channels)
 {
