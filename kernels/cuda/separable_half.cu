@@ -232,9 +232,9 @@ half_rounding (double v)
   return std::ldexp (1.0, std::ilogb (v) - 11);
 }
 
-/* One pass over inputs in [0, in_max] with error in_err each: its error
- * against the exact sum with the double taps exact (the planner's), and
- * the largest exact sum. */
+/* One pass over inputs in [0, in_max], each off by at most in_err: the
+ * bound on its result's distance from the exact sum with the planner's
+ * taps (doubles), and in *out_max the largest exact sum. */
 static double
 half_pass_error (const double *exact, int n, double in_max, double in_err,
     double *out_max)

@@ -8,7 +8,8 @@
  */
 
 /* A block makes a tile of TW x TH output pixels from a shared-memory copy
- * of its input with a one-pixel halo (raw_tile.cuh), converted to float once.
+ * of its input with a one-pixel halo (raw_tile.cuh), converted once to
+ * floats (8-bit four-channel planes: to halves, below).
  * Each thread makes a run of P pixels (16 bytes of output where the pixel
  * size allows) from a three-row window, so both Sobel gradients (or the
  * Laplacian) come from the same loads. */
