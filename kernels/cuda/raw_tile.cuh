@@ -18,6 +18,7 @@
 #ifndef CUDACONV_CUDA_RAW_TILE_CUH
 #define CUDACONV_CUDA_RAW_TILE_CUH
 
+#include "dispatch.cuh"
 #include "sample.cuh"
 
 namespace cc
@@ -217,6 +218,35 @@ tile_input (unsigned char *raw, const CcPlane & pl, int border, int *x0,
   tile_fill<T, C, G> (raw, pl, border, *x0 * C - G::HALO, *y0 - G::RADIUS);
   copy16_wait ();
   __syncthreads ();
+}
+
+/* tile_input for the block's tile of image blockIdx.z of a batch, pl,
+ * whose grid may be smaller than the launch's (the batch's largest image
+ * sets it): false, and nothing copied, when the tile lies past pl. */
+template <typename T, int C, class G> __device__ __forceinline__ bool
+batch_tile_input (unsigned char *raw, const CcPlane & pl, int border,
+    int *x0, int *y0)
+{
+  if (pl.ox + (int) blockIdx.x * G::TW >= pl.width ||
+      pl.oy + (int) blockIdx.y * G::TH >= pl.height)
+    return false;
+  tile_input<T, C, G> (raw, pl, border, x0, y0);
+  return true;
+}
+
+/* The launch grid of tiles of geometry G over one plane, and over a
+ * batch, whose largest image (CcBatch's max_width, max_height) sets it. */
+template <class G> dim3
+tile_grid (const CcPlane & pl)
+{
+  return dim3 (div_up (pl.width, G::TW), div_up (pl.height, G::TH));
+}
+
+template <class G> dim3
+tile_grid (const CcBatch & batch)
+{
+  return dim3 (div_up (batch.max_width, G::TW),
+      div_up (batch.max_height, G::TH), batch.n);
 }
 
 /* Calls run (r, q, x, y) for each horizontal run of the tile at (x0, y0)

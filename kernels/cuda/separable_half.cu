@@ -182,11 +182,8 @@ separable_half_batch (const __grid_constant__ CcSepParams p,
   const CcPlane pl = planes[blockIdx.z];
   int x0, y0;
 
-  if (pl.ox + (int) blockIdx.x * G::TW >= pl.width ||
-      pl.oy + (int) blockIdx.y * G::TH >= pl.height)
-    return;
-  tile_input<uint8_t, 4, G> (smem, pl, p.w.border, &x0, &y0);
-  separable_half_compute<R> (smem, h, p, pl, x0, y0);
+  if (batch_tile_input<uint8_t, 4, G> (smem, pl, p.w.border, &x0, &y0))
+    separable_half_compute<R> (smem, h, p, pl, x0, y0);
 }
 
 struct HalfLaunch
@@ -205,16 +202,12 @@ struct HalfLaunch
       *shape = tile_shape<G> (smem);
       return cudaSuccess;
     }
-    if (batch != nullptr) {
-      dim3 grid (div_up (batch->max_width, G::TW),
-          div_up (batch->max_height, G::TH), batch->n);
-      separable_half_batch<R> <<<grid, G::THREADS, smem, stream>>> (*p,
-          batch->planes);
-    } else {
-      dim3 grid (div_up (p->w.plane.width, G::TW),
-          div_up (p->w.plane.height, G::TH));
-      separable_half<R> <<<grid, G::THREADS, smem, stream>>> (*p);
-    }
+    if (batch != nullptr)
+      separable_half_batch<R> <<<tile_grid<G> (*batch), G::THREADS, smem,
+          stream>>> (*p, batch->planes);
+    else
+      separable_half<R> <<<tile_grid<G> (p->w.plane), G::THREADS, smem,
+          stream>>> (*p);
     return cudaGetLastError ();
   }
 };

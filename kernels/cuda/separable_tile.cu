@@ -194,11 +194,8 @@ separable_tile_batch (const __grid_constant__ CcSepParams p,
   const CcPlane pl = planes[blockIdx.z];
   int x0, y0;
 
-  if (pl.ox + (int) blockIdx.x * G::TW >= pl.width ||
-      pl.oy + (int) blockIdx.y * G::TH >= pl.height)
-    return;
-  tile_input<T, C, G> (smem, pl, p.w.border, &x0, &y0);
-  separable_compute<T, C, R, SKIP> (smem, h, p, pl, x0, y0);
+  if (batch_tile_input<T, C, G> (smem, pl, p.w.border, &x0, &y0))
+    separable_compute<T, C, R, SKIP> (smem, h, p, pl, x0, y0);
 }
 
 struct TileLaunch
@@ -222,18 +219,15 @@ struct TileLaunch
       cudaError_t e = allow_smem (separable_tile_batch<T, C, R, SKIP>, smem);
       if (e != cudaSuccess)
         return e;
-      dim3 grid (div_up (batch->max_width, G::TW),
-          div_up (batch->max_height, G::TH), batch->n);
-      separable_tile_batch<T, C, R, SKIP> <<<grid, G::THREADS, smem,
-          stream>>> (*p, batch->planes);
+      separable_tile_batch<T, C, R, SKIP> <<<tile_grid<G> (*batch),
+          G::THREADS, smem, stream>>> (*p, batch->planes);
       return cudaGetLastError ();
     }
     cudaError_t e = allow_smem (separable_tile<T, C, R, SKIP>, smem);
     if (e != cudaSuccess)
       return e;
-    dim3 grid (div_up (p->w.plane.width, G::TW), div_up (p->w.plane.height,
-            G::TH));
-    separable_tile<T, C, R, SKIP> <<<grid, G::THREADS, smem, stream>>> (*p);
+    separable_tile<T, C, R, SKIP> <<<tile_grid<G> (p->w.plane), G::THREADS,
+        smem, stream>>> (*p);
     return cudaGetLastError ();
   }
 

@@ -334,9 +334,8 @@ struct StencilLaunch
     cudaError_t e = allow_smem (stencil3x3<T, C, SKIP>, smem);
     if (e != cudaSuccess)
       return e;
-    dim3 grid (div_up (p->w.plane.width, G::TW), div_up (p->w.plane.height,
-            G::TH));
-    stencil3x3<T, C, SKIP> <<<grid, G::THREADS, smem, stream>>> (*p);
+    stencil3x3<T, C, SKIP> <<<tile_grid<G> (p->w.plane), G::THREADS, smem,
+        stream>>> (*p);
     return cudaGetLastError ();
   }
 
