@@ -20,7 +20,12 @@
  * Both windows start with a direct sum over the border-extended line, so
  * any radius works, also one larger than the frame.  Unsigned sums wrap,
  * but the window sum itself fits (the planner picks 64 bits when not), so
- * the wrapped differences give it exactly. */
+ * the wrapped differences give it exactly.
+ * 8-bit planes whose sums fit 16 bits take box_cols_strip for the columns
+ * instead: one block per strip of columns down the whole frame, whose
+ * threads share their segments' sums, so that no thread sums a whole window
+ * (box_cols spends most of its loads on those), and which adds 16 samples
+ * as 8 words of two 16-bit lanes. */
 
 #include "dispatch.cuh"
 #include "sample.cuh"
@@ -32,8 +37,8 @@ namespace cc
 
 constexpr int COLS_THREADS = 128;
 constexpr int ROWS_WARPS = 4;
-/* pixels per lane in the row pass (a segment is a multiple of 32 K) */
-constexpr int BOX_K = 4;
+/* pixels per lane in the row pass */
+constexpr int BOX_K = CC_BOX_ROW_STEP / 32;
 
 template <typename T> using ColAcc =
     std::conditional_t<std::is_same_v<T, float>, double, unsigned>;
@@ -167,6 +172,169 @@ box_cols (const __grid_constant__ CcBoxColParams p)
 #pragma unroll
         for (int i = 0; i < 4; i++)
           sum[i] = sum[i] - leave[u][i] + enter[u][i];
+    }
+  }
+}
+
+/* Column strips of 8-bit samples (box_strip_fits): STRIP_GROUPS groups of
+ * 16 samples across, BOX_STRIP_SEGMENTS segments of S rows down the
+ * border-extended column, one thread each.  Extended row e is frame row
+ * e - ry, so the window of row y is extended rows y .. y + 2 ry. */
+constexpr int STRIP_GROUPS = 2;
+
+/* 16 samples from s on (zeros past n, or for a null row) */
+__device__ __forceinline__ uint4
+load_group16 (const unsigned char *row, int s, int n, bool vec)
+{
+  if (row == nullptr)
+    return make_uint4 (0, 0, 0, 0);
+  if (vec && s + 16 <= n)
+    return __ldg (reinterpret_cast<const uint4 *> (row + s));
+  unsigned q[4] = { 0, 0, 0, 0 };
+#pragma unroll
+  for (int i = 0; i < 16; i++)
+    if (s + i < n)
+      q[i / 4] |= (unsigned) row[s + i] << (8 * (i % 4));
+  return make_uint4 (q[0], q[1], q[2], q[3]);
+}
+
+/* Adds (SIGN -1: subtracts) 16 samples to 8 words of two 16-bit lanes:
+ * word 2k holds samples 4k, 4k + 1 and word 2k + 1 holds 4k + 2, 4k + 3,
+ * the order in which the words store as uint16 sums */
+template <int SIGN> __device__ __forceinline__ void
+add_lanes16 (unsigned (&acc)[8], const uint4 v)
+{
+  const unsigned q[4] = { v.x, v.y, v.z, v.w };
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    const unsigned lo = __byte_perm (q[k], 0, 0x4140);
+    const unsigned hi = __byte_perm (q[k], 0, 0x4342);
+    if constexpr (SIGN > 0) {
+      acc[2 * k] += lo;
+      acc[2 * k + 1] += hi;
+    } else {
+      acc[2 * k] -= lo;
+      acc[2 * k + 1] -= hi;
+    }
+  }
+}
+
+__global__ void __launch_bounds__ (STRIP_GROUPS * BOX_STRIP_SEGMENTS)
+box_cols_strip (const __grid_constant__ CcBoxColParams p)
+{
+  constexpr int U = 4;          /* rows whose loads are in flight together */
+  __shared__ uint4 seg_total[BOX_STRIP_SEGMENTS][STRIP_GROUPS][2];
+  __shared__ uint4 seg_head[BOX_STRIP_SEGMENTS][STRIP_GROUPS][2];
+  const CcPlane & pl = p.plane;
+  const int n = p.samples;
+  const int s = (blockIdx.x * STRIP_GROUPS + threadIdx.x) * 16;
+  const bool active = s < n;
+  const int seg = p.segment;
+  const int span = 2 * p.ry + 1;
+  const int head = span % seg;
+  const int extended = pl.height + 2 * p.ry;
+  const bool vec = pl.src_align >= 16;
+  auto load =[&](int e) {
+    return load_group16 (bordered_row (pl.src, pl.src_stride,
+            e - p.ry, pl.height, p.border), s, n, vec);
+  };
+  /* extended rows [from, to) added to acc, U loads at a time */
+  auto add_rows =[&](int from, int to, unsigned (&acc)[8]) {
+    for (int e0 = from; e0 < to; e0 += U) {
+      uint4 v[U];
+#pragma unroll
+      for (int u = 0; u < U; u++)
+        if (e0 + u < to)
+          v[u] = load (e0 + u);
+#pragma unroll
+      for (int u = 0; u < U; u++)
+        if (e0 + u < to)
+          add_lanes16<1> (acc, v[u]);
+    }
+  };
+
+  /* 1. this segment's sum, and that of its first (span mod S) rows; rows
+   * past the extended column are in no window */
+  const int j = threadIdx.y;
+  const int e0 = j * seg;
+  const int e1 = min (e0 + seg, extended);
+  unsigned total[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+  unsigned first[8];
+  if (active)
+    add_rows (e0, min (e0 + head, e1), total);
+#pragma unroll
+  for (int i = 0; i < 8; i++)
+    first[i] = total[i];
+  if (active)
+    add_rows (e0 + head, e1, total);
+  seg_total[j][threadIdx.x][0] = make_uint4 (total[0], total[1], total[2],
+      total[3]);
+  seg_total[j][threadIdx.x][1] = make_uint4 (total[4], total[5], total[6],
+      total[7]);
+  seg_head[j][threadIdx.x][0] = make_uint4 (first[0], first[1], first[2],
+      first[3]);
+  seg_head[j][threadIdx.x][1] = make_uint4 (first[4], first[5], first[6],
+      first[7]);
+  __syncthreads ();
+
+  /* rows ys .. ye - 1 are this thread's */
+  const int ys = e0;
+  const int ye = min (ys + seg, pl.height);
+  if (!active || ys >= ye)
+    return;
+  /* 2. the window of row ys, extended rows ys .. ys + span - 1: the
+   * totals of segments j .. j + span / S - 1 and the head of the next
+   * (inside the block: ys + span <= extended <= BOX_STRIP_SEGMENTS S) */
+  unsigned win[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+  auto add_shared =[&](const uint4 (&w)[2]) {
+    const uint4 a = w[0], b = w[1];
+    win[0] += a.x;
+    win[1] += a.y;
+    win[2] += a.z;
+    win[3] += a.w;
+    win[4] += b.x;
+    win[5] += b.y;
+    win[6] += b.z;
+    win[7] += b.w;
+  };
+  const int whole = span / seg;
+  for (int m = j; m < j + whole; m++)
+    add_shared (seg_total[m][threadIdx.x]);
+  if (head > 0)
+    add_shared (seg_head[j + whole][threadIdx.x]);
+
+  /* 3. slide: store row y's sums, then add extended row y + span and drop
+   * row y; adding first keeps every lane within 16 bits */
+  const bool whole_group = s + 16 <= n;
+  for (int y0 = ys; y0 < ye; y0 += U) {
+    uint4 enter[U], leave[U];
+#pragma unroll
+    for (int u = 0; u < U; u++)
+      if (y0 + u + 1 < ye) {
+        enter[u] = load (y0 + u + span);
+        leave[u] = load (y0 + u);
+      }
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      if (y0 + u >= ye)
+        break;
+      uint16_t *out = reinterpret_cast<uint16_t *> (pl.dst +
+          (long long) (y0 + u) * pl.dst_stride) + s;
+      if (whole_group) {
+        reinterpret_cast<uint4 *> (out)[0] = make_uint4 (win[0], win[1],
+            win[2], win[3]);
+        reinterpret_cast<uint4 *> (out)[1] = make_uint4 (win[4], win[5],
+            win[6], win[7]);
+      } else {
+#pragma unroll
+        for (int i = 0; i < 16; i++)
+          if (s + i < n)
+            out[i] = (uint16_t) (win[i / 2] >> (16 * (i % 2)));
+      }
+      if (y0 + u + 1 < ye) {
+        add_lanes16<1> (win, enter[u]);
+        add_lanes16<-1> (win, leave[u]);
+      }
     }
   }
 }
@@ -355,6 +523,16 @@ cc_box_cols_launch (const CcBoxColParams * p, CudaConvSampleType type,
 {
   return cc::dispatch_type_channels (type, channels,
       cc::ColsBoxLaunch { p, sum_bytes, stream });
+}
+
+extern "C" cudaError_t
+cc_box_cols_strip_launch (const CcBoxColParams * p, cudaStream_t stream)
+{
+  const dim3 grid (cc::div_up (cc::div_up (p->samples, 16),
+          cc::STRIP_GROUPS));
+  const dim3 block (cc::STRIP_GROUPS, cc::BOX_STRIP_SEGMENTS);
+  cc::box_cols_strip <<<grid, block, 0, stream>>> (*p);
+  return cudaGetLastError ();
 }
 
 extern "C" cudaError_t

@@ -22,7 +22,8 @@
  *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
  *                      row pass + column pass through f32 scratch
  *   BOX                radii up to 8: the separable path with unit taps;
- *                      otherwise running sums (box.cu)
+ *                      otherwise running sums (box.cu), their column pass
+ *                      in strips for 8-bit samples (cc::box_strip_fits)
  *   SOBEL/LAPLACIAN    stencil3x3.cu (tiled like separable_tile.cu; 8-bit
  *                      RGBA-like planes in pairs of halves, exactly)
  *   MASK               mask2d.cu: taps in parameters up to 9x9, else in
@@ -449,18 +450,24 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
   cp.shift = out->shift;
   cp.border = plan->border;
   cp.ry = ry;
-  /* each segment first sums its window (ny rows, in batches of loads
-   * that L2 serves): segments of 64 rows keep enough threads at work
-   * (long ones left the GPU 8 % occupied); halve them while there would
-   * still be too few */
-  seg = 64;
-  while (seg > 16 && (long long) (cp.samples / 4 + 1) *
-      ((pl->height + seg - 1) / seg) < 512LL * cuda->sm_count)
-    seg /= 2;
-  cp.segment = seg;
-  s = cc_launched (cc_box_cols_launch (&cp, type,
-          channels, sum_bytes, stream), "launching the box column pass",
-      err);
+  if (cc::box_strip_fits (type, out->shift, out->max_value, pl->height, ry)) {
+    cp.segment = (int) cc::box_strip_segment (pl->height, ry);
+    s = cc_launched (cc_box_cols_strip_launch (&cp, stream),
+        "launching the box column pass", err);
+  } else {
+    /* each segment first sums its window (ny rows, in batches of loads
+     * that L2 serves): segments of 64 rows keep enough threads at work
+     * (long ones left the GPU 8 % occupied); halve them while there would
+     * still be too few */
+    seg = 64;
+    while (seg > 16 && (long long) (cp.samples / 4 + 1) *
+        ((pl->height + seg - 1) / seg) < 512LL * cuda->sm_count)
+      seg /= 2;
+    cp.segment = seg;
+    s = cc_launched (cc_box_cols_launch (&cp, type,
+            channels, sum_bytes, stream), "launching the box column pass",
+        err);
+  }
 
   if (s == CUDACONV_OK) {
     memset (&rp, 0, sizeof (rp));
@@ -470,10 +477,11 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     rp.out = *out;
     rp.border = plan->border;
     rp.rx = rx;
-    /* whole steps of the row pass (32 lanes x 4 pixels) */
-    seg = round_up (4 * nx > 512 ? 4 * nx : 512, 128);
-    rp.segment = seg < round_up (pl->width, 128) ? seg :
-        round_up (pl->width, 128);
+    /* whole steps of the row pass, at least 4 windows long: each warp
+     * first sums one window */
+    seg = round_up (4 * nx > 512 ? 4 * nx : 512, CC_BOX_ROW_STEP);
+    rp.segment = seg < round_up (pl->width, CC_BOX_ROW_STEP) ? seg :
+        round_up (pl->width, CC_BOX_ROW_STEP);
     rp.gain = plan->gain;
     rp.offset = plan->offset;
     s = cc_launched (cc_box_rows_launch (&rp, type, channels, sum_bytes, wide,
