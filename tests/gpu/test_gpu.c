@@ -694,6 +694,36 @@ group_half_precision (Ctx * ctx, int quick)
   group_report ("half-precision", &g);
 }
 
+/* The box's column pass in strips (box.cu, box_cols_strip: 8-bit samples
+ * whose sums fit 16 bits), whose threads share their segments' sums:
+ * radii around its segment lengths, one past the largest it takes (127)
+ * and windows taller than the frame, with sizes from 1x1, every border
+ * (one per case when quick), 1 to 4 channels, half of them on extremes
+ * (0 and 255), where the 16-bit lanes come closest to overflowing. */
+static void
+group_box_strips (Ctx * ctx, int quick)
+{
+  static const int radii[] = { 9, 16, 63, 64, 100, 127, 128 };
+  static const int sizes[][2] = {
+    {1, 1}, {3, 2}, {17, 5}, {33, 130}, {250, 301}, {1000, 37}
+  };
+  Group g = { 0 };
+  int index = 0;
+
+  for (int r = 0; r < (int) (sizeof (radii) / sizeof (radii[0])); r++)
+    for (int z = 0; z < (int) (sizeof (sizes) / sizeof (sizes[0])); z++)
+      for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++) {
+        if (quick && b != (r + z) % (CUDACONV_BORDER_CONSTANT + 1))
+          continue;
+        ctx->extremes = index % 2;
+        run_case (ctx, &g, CASE_BOX_LARGE, (CudaConvBorder) b, &formats[0],
+            1 + index % 4, sizes[z][0], sizes[z][1], radii[r], 0, NULL);
+        index++;
+      }
+  ctx->extremes = 0;
+  group_report ("box-strips", &g);
+}
+
 /* Frames of real sizes on the main paths (full mode only). */
 static void
 group_large (Ctx * ctx)
@@ -987,6 +1017,7 @@ main (int argc, char **argv)
   group_bad_arguments (&ctx);
   group_all_ops (&ctx, quick);
   group_half_precision (&ctx, quick);
+  group_box_strips (&ctx, quick);
   group_host_memory (&ctx, quick);
   group_host_stripes (&ctx, quick);
   group_user_stream (&ctx);
