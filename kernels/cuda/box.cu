@@ -184,18 +184,13 @@ constexpr int STRIP_GROUPS = 2;
 
 /* 16 samples from s on (zeros past n, or for a null row) */
 __device__ __forceinline__ uint4
-load_group16 (const unsigned char *row, int s, int n, bool vec)
+load_group16 (const unsigned char *row, int s, int n, int align)
 {
-  if (row == nullptr)
-    return make_uint4 (0, 0, 0, 0);
-  if (vec && s + 16 <= n)
-    return __ldg (reinterpret_cast<const uint4 *> (row + s));
-  unsigned q[4] = { 0, 0, 0, 0 };
-#pragma unroll
-  for (int i = 0; i < 16; i++)
-    if (s + i < n)
-      q[i / 4] |= (unsigned) row[s + i] << (8 * (i % 4));
-  return make_uint4 (q[0], q[1], q[2], q[3]);
+  Run<uint8_t, 1, 16> run;
+  *reinterpret_cast<uint4 *> (run.u.b) = make_uint4 (0, 0, 0, 0);
+  if (row != nullptr)
+    run_load<uint8_t, 1, 16> (run, row, s, min (16, n - s), align);
+  return *reinterpret_cast<const uint4 *> (run.u.b);
 }
 
 /* Adds (SIGN -1: subtracts) 16 samples to 8 words of two 16-bit lanes:
@@ -235,10 +230,9 @@ box_cols_strip (const __grid_constant__ CcBoxColParams p)
   const int span = 2 * p.ry + 1;
   const int head = span % seg;
   const int extended = pl.height + 2 * p.ry;
-  const bool vec = pl.src_align >= 16;
   auto load =[&](int e) {
     return load_group16 (bordered_row (pl.src, pl.src_stride,
-            e - p.ry, pl.height, p.border), s, n, vec);
+            e - p.ry, pl.height, p.border), s, n, pl.src_align);
   };
   /* extended rows [from, to) added to acc, U loads at a time */
   auto add_rows =[&](int from, int to, unsigned (&acc)[8]) {
