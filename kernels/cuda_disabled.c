@@ -167,6 +167,13 @@ cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown)
   (void) countdown;
 }
 
+void
+cudaconv_cuda_test_box_fused (CudaConvBoxFused choice)
+{
+  /* no GPU planner */
+  (void) choice;
+}
+
 CudaConvStatus
 cudaconv_cuda_run_regions (CudaConvCuda * cuda,
     const CudaConvRegionJob * job, const CudaConvFrame * src,

@@ -37,6 +37,19 @@ typedef enum
 
 void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
 
+/* Where the planner runs a box in one pass (box_fused.cu) rather than in
+ * two: AUTO as for real (where it can, on frames large enough to fill the
+ * GPU with its warps), ALWAYS wherever it can (so that small test frames
+ * take it), NEVER.  Process-wide, as the fault hook. */
+typedef enum
+{
+  CUDACONV_BOX_FUSED_AUTO = 0,
+  CUDACONV_BOX_FUSED_ALWAYS,
+  CUDACONV_BOX_FUSED_NEVER
+} CudaConvBoxFused;
+
+void cudaconv_cuda_test_box_fused (CudaConvBoxFused choice);
+
 #ifdef __cplusplus
 }
 #endif

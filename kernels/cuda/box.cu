@@ -27,8 +27,8 @@
  * (box_cols spends most of its loads on those), and which adds 16 samples
  * as 8 words of two 16-bit lanes. */
 
+#include "box_sums.cuh"
 #include "dispatch.cuh"
-#include "sample.cuh"
 
 #include <type_traits>
 
@@ -37,8 +37,6 @@ namespace cc
 
 constexpr int COLS_THREADS = 128;
 constexpr int ROWS_WARPS = 4;
-/* pixels per lane in the row pass */
-constexpr int BOX_K = CC_BOX_ROW_STEP / 32;
 
 template <typename T> using ColAcc =
     std::conditional_t<std::is_same_v<T, float>, double, unsigned>;
@@ -182,38 +180,6 @@ box_cols (const __grid_constant__ CcBoxColParams p)
  * e - ry, so the window of row y is extended rows y .. y + 2 ry. */
 constexpr int STRIP_GROUPS = 2;
 
-/* 16 samples from s on (zeros past n, or for a null row) */
-__device__ __forceinline__ uint4
-load_group16 (const unsigned char *row, int s, int n, int align)
-{
-  Run<uint8_t, 1, 16> run;
-  *reinterpret_cast<uint4 *> (run.u.b) = make_uint4 (0, 0, 0, 0);
-  if (row != nullptr)
-    run_load<uint8_t, 1, 16> (run, row, s, min (16, n - s), align);
-  return *reinterpret_cast<const uint4 *> (run.u.b);
-}
-
-/* Adds (SIGN -1: subtracts) 16 samples to 8 words of two 16-bit lanes:
- * word 2k holds samples 4k, 4k + 1 and word 2k + 1 holds 4k + 2, 4k + 3,
- * the order in which the words store as uint16 sums */
-template <int SIGN> __device__ __forceinline__ void
-add_lanes16 (unsigned (&acc)[8], const uint4 v)
-{
-  const unsigned q[4] = { v.x, v.y, v.z, v.w };
-#pragma unroll
-  for (int k = 0; k < 4; k++) {
-    const unsigned lo = __byte_perm (q[k], 0, 0x4140);
-    const unsigned hi = __byte_perm (q[k], 0, 0x4342);
-    if constexpr (SIGN > 0) {
-      acc[2 * k] += lo;
-      acc[2 * k + 1] += hi;
-    } else {
-      acc[2 * k] -= lo;
-      acc[2 * k + 1] -= hi;
-    }
-  }
-}
-
 /* 4 blocks an SM (64 registers, a few bytes spilled) rather than the 3
  * that 80 registers allow: 4K RGBA, radius 100, 90 us against 101 */
 __global__ void __launch_bounds__ (STRIP_GROUPS * BOX_STRIP_SEGMENTS, 4)
@@ -340,9 +306,7 @@ template <typename T, int C, typename S, typename A>
 __global__ void __launch_bounds__ (ROWS_WARPS * 32)
 box_rows (const __grid_constant__ CcBoxRowParams p)
 {
-  const unsigned all = 0xffffffffu;
   const CcPlane & pl = p.plane;
-  const int lane = threadIdx.x & 31;
   const int y = blockIdx.y * ROWS_WARPS + (threadIdx.x >> 5);
   if (y >= pl.height)
     return;                     /* the whole warp: shuffles stay full */
@@ -350,110 +314,11 @@ box_rows (const __grid_constant__ CcBoxRowParams p)
   const int xe = min (xs + p.segment, pl.width);
   const S *sums = reinterpret_cast<const S *> (p.sums +
       (long long) y * p.sums_stride);
-  auto at =[&](int x, int c)->A {
-    const int q = cudaconv_border_index (x, pl.width,
-        (CudaConvBorder) p.border);
-    return q < 0 ? A (0) : (A) __ldg (sums + q * C + c);
-  };
-  /* the C sums of pixel x, inside the row: one vector load when they
-   * make 4, 8 or 16 aligned bytes */
-  constexpr int PIX = C * (int) sizeof (S);
   auto pixel =[&](int x, A (&v)[C]) {
-    if constexpr (PIX == 4 || PIX == 8 || PIX == 16) {
-      using V = std::conditional_t<PIX == 16, uint4,
-          std::conditional_t<PIX == 8, uint2, unsigned>>;
-      union
-      {
-        V vec;
-        S s[C];
-      } u;
-      u.vec = __ldg (reinterpret_cast<const V *> (sums + x * C));
-#pragma unroll
-      for (int c = 0; c < C; c++)
-        v[c] = (A) u.s[c];
-    } else {
-#pragma unroll
-      for (int c = 0; c < C; c++)
-        v[c] = (A) __ldg (sums + x * C + c);
-    }
+    sums_pixel<S, C, true> (sums, x, v);
   };
-
-  /* window sum of pixel xs - 1 */
-  A carry[C];
-#pragma unroll
-  for (int c = 0; c < C; c++)
-    carry[c] = 0;
-  for (int x = xs - 1 - p.rx + lane; x <= xs - 1 + p.rx; x += 32)
-#pragma unroll
-    for (int c = 0; c < C; c++)
-      carry[c] += at (x, c);
-#pragma unroll
-  for (int c = 0; c < C; c++)
-#pragma unroll
-    for (int o = 16; o > 0; o >>= 1)
-      carry[c] += __shfl_xor_sync (all, carry[c], o);
-
-  /* K consecutive pixels per lane, 32 K per step: the warp scan (the
-   * shuffles) is shared by K pixels */
-  for (int xb = xs; xb < xe; xb += 32 * BOX_K) {
-    const int x0 = xb + lane * BOX_K;
-    A d[BOX_K][C];
-    if (xb - p.rx - 1 >= 0 && xb + 32 * BOX_K - 1 + p.rx < pl.width) {
-      /* the whole step's windows lie inside the row (the usual case) */
-#pragma unroll
-      for (int k = 0; k < BOX_K; k++) {
-        A in[C], out[C];
-        pixel (x0 + k + p.rx, in);
-        pixel (x0 + k - p.rx - 1, out);
-#pragma unroll
-        for (int c = 0; c < C; c++)
-          d[k][c] = x0 + k < xe ? A (in[c] - out[c]) : A (0);
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < BOX_K; k++)
-#pragma unroll
-        for (int c = 0; c < C; c++)
-          d[k][c] = x0 + k < xe ? A (at (x0 + k + p.rx, c) -
-              at (x0 + k - p.rx - 1, c)) : A (0);
-    }
-    /* prefix within the lane, then across the lanes' totals */
-#pragma unroll
-    for (int k = 1; k < BOX_K; k++)
-#pragma unroll
-      for (int c = 0; c < C; c++)
-        d[k][c] += d[k - 1][c];
-#pragma unroll
-    for (int c = 0; c < C; c++) {
-      const A total = d[BOX_K - 1][c];
-      A incl = total;
-#pragma unroll
-      for (int o = 1; o < 32; o <<= 1) {
-        A t = __shfl_up_sync (all, incl, o);
-        if (lane >= o)
-          incl += t;
-      }
-      const A before = carry[c] + incl - total;
-#pragma unroll
-      for (int k = 0; k < BOX_K; k++)
-        d[k][c] += before;
-      carry[c] += __shfl_sync (all, incl, 31);
-    }
-    if (x0 < xe) {
-      const int n = min (BOX_K, xe - x0);
-      float v[BOX_K][C];
-#pragma unroll
-      for (int k = 0; k < BOX_K; k++)
-#pragma unroll
-        for (int c = 0; c < C; c++)
-          v[k][c] = (float) (p.gain * (double) d[k][c] + p.offset);
-      Run<T, C, BOX_K> in;
-      if (p.out.need_src)
-        run_load<T, C, BOX_K> (in, pl.src + (long long) y * pl.src_stride,
-            x0, n, pl.src_align);
-      finish_run<T, C, BOX_K> (pl, p.out, x0, y, n, v, in);
-    }
-  }
+  box_row_windows<T, C, BOX_K, A> (pl, p.out, p.border, p.rx, p.scale, xs,
+      xe, y, pixel);
 }
 
 struct ColsBoxLaunch

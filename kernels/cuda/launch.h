@@ -125,6 +125,20 @@ typedef struct
   const float *taps;            /* device memory */
 } CcColParams;
 
+/* How a box's window sums become output values: gain times the sum plus
+ * offset, in doubles; or, where magic is non-zero (a plain mean of 8-bit
+ * samples), the sum divided by divisor and rounded, in integers: the high
+ * word of (2 sum + divisor) * magic, shifted right by shift (box_scale in
+ * schedule.cu). */
+typedef struct
+{
+  double gain;
+  double offset;
+  unsigned int magic;
+  int shift;
+  int divisor;
+} CcBoxScale;
+
 /* Box filter with running sums (box.cu): a column pass into an integer (or
  * f32) plane of vertical window sums, then a row pass that slides along x. */
 typedef struct
@@ -146,9 +160,28 @@ typedef struct
   int border;
   int rx;
   int segment;                  /* pixels per warp, whole steps */
-  double gain;
-  double offset;
+  CcBoxScale scale;
 } CcBoxRowParams;
+
+/* The box in one pass for 8-bit samples (box_fused.cu), where
+ * cc::box_fused_fits: box_segments sums segments of cc::BOX_FUSED_ROWS rows
+ * of the border-extended columns, n_segments of them (the segment sums,
+ * then as many heads: each segment's first (2 ry + 1) mod BOX_FUSED_ROWS
+ * rows), then box_fused makes the output. */
+typedef struct
+{
+  CcPlane plane;                /* src: input, dst: output */
+  CcOutput out;
+  unsigned char *segments;      /* scratch: cc::box_fused_scratch bytes */
+  long long segments_stride;    /* bytes per row of segment sums */
+  int n_segments;
+  int samples;                  /* per row: width * channels */
+  int border;
+  int rx;
+  int ry;
+  int strips;                   /* of cc::BOX_FUSED_STRIP pixels per row */
+  CcBoxScale scale;
+} CcBoxFusedParams;
 
 /* pixels a warp of the box row pass takes per step, 4 per lane (8 were
  * slower: 216 us against 189 for a 4K RGBA box of radius 100) */
@@ -246,6 +279,9 @@ cudaError_t cc_box_cols_launch (const CcBoxColParams * p,
     cudaStream_t stream);
 /* 8-bit samples where cc::box_strip_fits; segment: cc::box_strip_segment */
 cudaError_t cc_box_cols_strip_launch (const CcBoxColParams * p,
+    cudaStream_t stream);
+/* the box in one pass (CcBoxFusedParams) */
+cudaError_t cc_box_fused_launch (const CcBoxFusedParams * p, int channels,
     cudaStream_t stream);
 cudaError_t cc_box_rows_launch (const CcBoxRowParams * p,
     CudaConvSampleType type, int channels, int sum_bytes, int wide,

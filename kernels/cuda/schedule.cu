@@ -22,7 +22,9 @@
  *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
  *                      row pass + column pass through f32 scratch
  *   BOX                radii up to 8: the separable path with unit taps;
- *                      otherwise running sums (box.cu), their column pass
+ *                      for 8-bit samples where cc::box_fused_fits, running
+ *                      sums in one pass (box_fused.cu); otherwise two
+ *                      passes of running sums (box.cu), their column pass
  *                      in strips for 8-bit samples (cc::box_strip_fits)
  *   SOBEL/LAPLACIAN    stencil3x3.cu (tiled like separable_tile.cu; 8-bit
  *                      RGBA-like planes in pairs of halves, exactly)
@@ -409,6 +411,98 @@ box_sep_job (const CudaConvPlan * plan, SepJob * job, double *tx, double *ty)
   job->offset = plan->offset;
 }
 
+/* How the window sums become outputs.  A plain mean of 8-bit samples (gain
+ * 1 / N, no offset) is rounded in integers: with x = 2 sum + N < 2^28 and
+ * D = 2 N <= 2^l, m = ceil (2^(28 + l) / D) gives floor (x m / 2^(28 + l))
+ * = floor (x / D) exactly (the error term is below x / 2^(28 + l) <= 1 / D),
+ * which is the mean rounded: N is odd, so no mean is a tie, and the
+ * reference's double arithmetic is far closer than 1 / (2 N) to it.  The
+ * kernels take the product's high word (m < 2^30), so 28 + l must be at
+ * least 32: any box past the separable path's radii has N > 16. */
+static CcBoxScale
+box_scale (const CudaConvPlan * plan, CudaConvSampleType type,
+    const CcOutput * out)
+{
+  long long n = (2LL * plan->radius_x + 1) * (2LL * plan->radius_y + 1);
+  CcBoxScale s;
+
+  memset (&s, 0, sizeof (s));
+  s.gain = plan->gain;
+  s.offset = plan->offset;
+  if (type == CUDACONV_SAMPLE_U8 && out->shift == 0 && plan->offset == 0.0
+      && plan->gain == 1.0 / (double) n &&
+      (2LL * out->max_value + 1) * n < (1LL << 28) && n > 16) {
+    int l = 0;
+    while ((1LL << l) < 2 * n)
+      l++;
+    s.magic = (unsigned) (((1ULL << (28 + l)) + 2 * n - 1) / (2 * n));
+    s.shift = 28 + l - 32;
+    s.divisor = (int) n;
+  }
+  return s;
+}
+
+/* cudaconv_cuda_test_box_fused's choice (a CudaConvBoxFused) */
+static int box_fused_choice;
+
+void
+cudaconv_cuda_test_box_fused (CudaConvBoxFused choice)
+{
+  __atomic_store_n (&box_fused_choice, (int) choice, __ATOMIC_SEQ_CST);
+}
+
+/* The box in one pass where it can run and has warps enough to fill the
+ * GPU (cc::BOX_FUSED_MIN_WARPS_PER_SM), unless a test chose otherwise. */
+static int
+box_takes_fused (const CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CcPlane * pl, const CcOutput * out, CudaConvSampleType type,
+    int channels)
+{
+  int choice = __atomic_load_n (&box_fused_choice, __ATOMIC_RELAXED);
+
+  if (choice == CUDACONV_BOX_FUSED_NEVER ||
+      !cc::box_fused_fits (type, out->shift, out->max_value, plan->border,
+          channels, plan->radius_x, plan->radius_y))
+    return 0;
+  return choice == CUDACONV_BOX_FUSED_ALWAYS ||
+      cc::box_fused_warps (pl->width, pl->height) >=
+      (long long) cc::BOX_FUSED_MIN_WARPS_PER_SM * cuda->sm_count;
+}
+
+/* the whole box in one pass, where box_takes_fused */
+static CudaConvStatus
+run_box_fused (CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CcPlane * pl, const CcOutput * out, int channels,
+    cudaStream_t stream, CudaConvError * err)
+{
+  int ry = plan->radius_y;
+  CcBoxFusedParams p;
+  CudaConvStatus s;
+
+  s = cc_buffer_acquire (&cuda->scratch, cc::box_fused_scratch (pl->width,
+          pl->height, channels, ry), stream, err);
+  if (s != CUDACONV_OK)
+    return s;
+  memset (&p, 0, sizeof (p));
+  p.plane = *pl;
+  p.out = *out;
+  p.segments = (unsigned char *) cuda->scratch.data;
+  p.segments_stride = cc::box_fused_stride (pl->width, channels);
+  p.n_segments = (pl->height + 2 * ry + cc::BOX_FUSED_ROWS - 1) /
+      cc::BOX_FUSED_ROWS;
+  p.samples = pl->width * channels;
+  p.border = plan->border;
+  p.rx = plan->radius_x;
+  p.ry = ry;
+  p.strips = (pl->width + cc::BOX_FUSED_STRIP - 1) / cc::BOX_FUSED_STRIP;
+  p.scale = box_scale (plan, CUDACONV_SAMPLE_U8, out);
+  s = cc_launched (cc_box_fused_launch (&p, channels, stream),
+      "launching the box", err);
+  if (cc_buffer_release (&cuda->scratch, stream, err) != CUDACONV_OK)
+    return err != NULL ? err->status : CUDACONV_ERROR_CUDA;
+  return s;
+}
+
 static CudaConvStatus
 run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels,
@@ -431,6 +525,8 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     return run_separable (cuda, &job, pl, out, type, channels, plan->border,
         stream, err);
   }
+  if (box_takes_fused (cuda, plan, pl, out, type, channels))
+    return run_box_fused (cuda, plan, pl, out, channels, stream, err);
 
   /* column sums fit 16 bits when max * ny does; row sums need 64 bits when
    * max * nx * ny does not fit 32 */
@@ -482,8 +578,7 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     seg = round_up (4 * nx > 512 ? 4 * nx : 512, CC_BOX_ROW_STEP);
     rp.segment = seg < round_up (pl->width, CC_BOX_ROW_STEP) ? seg :
         round_up (pl->width, CC_BOX_ROW_STEP);
-    rp.gain = plan->gain;
-    rp.offset = plan->offset;
+    rp.scale = box_scale (plan, type, out);
     s = cc_launched (cc_box_rows_launch (&rp, type, channels, sum_bytes, wide,
             stream), "launching the box row pass", err);
   }

@@ -136,6 +136,59 @@ box_strip_fits (CudaConvSampleType type, int shift, int max_value,
       box_strip_segment (height, ry) * max_value <= 65535;
 }
 
+/* --------------------------------------------------- box in one pass */
+
+/* box_fused.cu: for 8-bit planes, each warp makes BOX_FUSED_STRIP output
+ * pixels of BOX_FUSED_ROWS rows.  Its lanes hold the column sums of every
+ * column the strip's windows reach, BOX_FUSED_CHUNKS groups of 16 samples
+ * each, in 16-bit lanes as box_cols_strip's, and slide them down the
+ * rows; each row's sums go through shared memory to the row pass' warp
+ * step.  So the sums never leave the chip.  A strip's windows must reach
+ * no column outside the strip's own span: not under the wrap border, whose
+ * windows at one edge take columns from the other. */
+constexpr int BOX_FUSED_ROWS = 16;
+constexpr int BOX_FUSED_STRIP = 2 * CC_BOX_ROW_STEP;
+constexpr int BOX_FUSED_CHUNKS = 4;
+/* Each warp works down its rows alone, so the kernel needs many of them:
+ * an RGBA box of radius 100 took 139 us against the two passes' 164 at
+ * 4K (15 warps an SM on an H100), but 99 against 52 at 1080p (4 an SM).
+ * The planner takes it from this many warps an SM on. */
+constexpr int BOX_FUSED_MIN_WARPS_PER_SM = 8;
+
+constexpr long long
+box_fused_warps (int width, int height)
+{
+  return (long long) ((width + BOX_FUSED_STRIP - 1) / BOX_FUSED_STRIP) *
+      ((height + BOX_FUSED_ROWS - 1) / BOX_FUSED_ROWS);
+}
+
+/* bytes per row of box_segments' sums: whole groups of 16 samples */
+constexpr long long
+box_fused_stride (int width, int channels)
+{
+  return ((width * (long long) channels + 15) / 16 * 32 + 255) / 256 * 256;
+}
+
+constexpr long long
+box_fused_scratch (int width, int height, int channels, int ry)
+{
+  return 2LL * ((height + 2LL * ry + BOX_FUSED_ROWS - 1) / BOX_FUSED_ROWS) *
+      box_fused_stride (width, channels);
+}
+
+constexpr bool
+box_fused_fits (CudaConvSampleType type, int shift, int max_value,
+    int border, int channels, int rx, int ry)
+{
+  /* the span: strip, 2 rx + 1 columns and a partial group at its start */
+  return type == CUDACONV_SAMPLE_U8 && shift == 0 &&
+      border != CUDACONV_BORDER_WRAP &&
+      (2LL * ry + 2) * max_value <= 65535 &&
+      (long long) BOX_FUSED_ROWS * max_value <= 65535 &&
+      (BOX_FUSED_STRIP + 2LL * rx + 1) * channels + 15 <=
+      32LL * 16 * BOX_FUSED_CHUNKS;
+}
+
 /* ------------------------------------------------ fused window kernel */
 
 /* temporal.cu's window_fused: these radii have both passes' tap counts
