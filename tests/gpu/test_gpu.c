@@ -350,6 +350,8 @@ typedef struct
   uint64_t seed;
   TuTally *tally;
   int extremes;                 /* integer sources of 0 and max only */
+  int box_rx;                   /* >= 0: a box's radii, for its own group */
+  int box_ry;
 } Ctx;
 
 static void
@@ -433,6 +435,12 @@ run_case (Ctx * ctx, Group * group, CaseKind kind, CudaConvBorder border,
   make_filter (f, kind, rng, w, h, range);
   if (radius > 0)
     force_radius (f, kind, rng, radius, range);
+  if (kind == CASE_BOX_LARGE && ctx->box_rx >= 0) {
+    f->desc.radius_x = ctx->box_rx;
+    f->desc.radius_y = ctx->box_ry;
+    snprintf (f->what, sizeof (f->what), "radius %d x %d", ctx->box_rx,
+        ctx->box_ry);
+  }
   f->desc.border = border;
   if (tu_rng_int (rng, 0, 1)) {
     random_map (&map_storage, rng, fmt, channels);
@@ -699,7 +707,9 @@ group_half_precision (Ctx * ctx, int quick)
  * radii around its segment lengths, one past the largest it takes (127)
  * and windows taller than the frame, with sizes from 1x1, every border
  * (one per case when quick), 1 to 4 channels, half of them on extremes
- * (0 and 255), where the 16-bit lanes come closest to overflowing. */
+ * (0 and 255), where the 16-bit lanes come closest to overflowing.  The
+ * box in one pass, which would take most of these, is kept out
+ * (group_box_fused tests it). */
 static void
 group_box_strips (Ctx * ctx, int quick)
 {
@@ -710,6 +720,7 @@ group_box_strips (Ctx * ctx, int quick)
   Group g = { 0 };
   int index = 0;
 
+  cudaconv_cuda_test_box_fused (CUDACONV_BOX_FUSED_NEVER);
   for (int r = 0; r < (int) (sizeof (radii) / sizeof (radii[0])); r++)
     for (int z = 0; z < (int) (sizeof (sizes) / sizeof (sizes[0])); z++)
       for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++) {
@@ -721,7 +732,53 @@ group_box_strips (Ctx * ctx, int quick)
         index++;
       }
   ctx->extremes = 0;
+  cudaconv_cuda_test_box_fused (CUDACONV_BOX_FUSED_AUTO);
   group_report ("box-strips", &g);
+}
+
+/* The box in one pass (box_fused.cu: 8-bit samples, radius_y up to 127,
+ * radius_x up to what a warp's span holds at the channel count): radii at
+ * and one past its limits (which take the two passes), unequal radii,
+ * frames from 1x1 and around its strips (256 pixels) and segments (16
+ * rows), every border (wrap takes the two passes), half of them on
+ * extremes (0 and 255).  The planner would give frames this small the two
+ * passes: the hook makes it take the one wherever it can. */
+static void
+group_box_fused (Ctx * ctx, int quick)
+{
+  static const int sizes[][2] = {
+    {1, 1}, {3, 2}, {255, 17}, {256, 16}, {257, 33}, {513, 15}, {1000, 47},
+    {300, 200}
+  };
+  const int n_sizes = (int) (sizeof (sizes) / sizeof (sizes[0]));
+  Group g = { 0 };
+  int index = 0;
+
+  cudaconv_cuda_test_box_fused (CUDACONV_BOX_FUSED_ALWAYS);
+  for (int c = 1; c <= 4; c++) {
+    /* the widest radius_x whose span fits (cc::box_fused_fits): (256 +
+     * 2 rx + 1) c + 15 <= 2048 */
+    const int rx_max = ((2048 - 15) / c - 257) / 2;
+    const int rxs[] = { 9, rx_max > 100 ? 100 : 63, rx_max, rx_max + 1 };
+    const int rys[] = { 0, 9, 127, 128 };
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 4; j++)
+        for (int z = 0; z < n_sizes; z++) {
+          if (quick && (i + j + z + c) % 4 != 0)
+            continue;
+          ctx->extremes = index % 2;
+          ctx->box_rx = rxs[i];
+          ctx->box_ry = rys[j];
+          run_case (ctx, &g, CASE_BOX_LARGE,
+              (CudaConvBorder) (index % (CUDACONV_BORDER_CONSTANT + 1)),
+              &formats[0], c, sizes[z][0], sizes[z][1], 0, 0, NULL);
+          index++;
+        }
+  }
+  ctx->extremes = 0;
+  ctx->box_rx = ctx->box_ry = -1;
+  cudaconv_cuda_test_box_fused (CUDACONV_BOX_FUSED_AUTO);
+  group_report ("box-fused", &g);
 }
 
 /* Frames of real sizes on the main paths (full mode only). */
@@ -739,6 +796,7 @@ group_large (Ctx * ctx)
     {CASE_GAUSSIAN, 0, 4, 3840, 2160, 4},
     {CASE_SOBEL, 0, 4, 3840, 2160, 0},
     {CASE_BOX_LARGE, 0, 4, 1920, 1080, 100},
+    {CASE_BOX_LARGE, 0, 4, 3840, 2160, 100},    /* in one pass */
     {CASE_SHARPEN, 0, 4, 1920, 1080, 1},
     {CASE_CUSTOM_GENERAL, 0, 4, 1920, 1080, 4},
     {CASE_GAUSSIAN_MID, 0, 4, 1920, 1080, 16},
@@ -1013,11 +1071,13 @@ main (int argc, char **argv)
   ctx.rng = &rng;
   ctx.tally = &tally;
   ctx.extremes = 0;
+  ctx.box_rx = ctx.box_ry = -1;
 
   group_bad_arguments (&ctx);
   group_all_ops (&ctx, quick);
   group_half_precision (&ctx, quick);
   group_box_strips (&ctx, quick);
+  group_box_fused (&ctx, quick);
   group_host_memory (&ctx, quick);
   group_host_stripes (&ctx, quick);
   group_user_stream (&ctx);
