@@ -21,6 +21,7 @@
  * failed or a check found differences; 2 bad options; 77 no usable GPU. */
 
 #include "bench.h"
+#include "cudaconv_testing.h"
 #include "testutil.h"
 
 #include <stdint.h>
@@ -58,6 +59,7 @@ typedef struct
   int no_npp;
   int no_check;
   int profile;
+  CudaConvBoxFused box_fused;   /* --box-passes */
   BenchTimerConfig timer;
 } Options;
 
@@ -96,6 +98,9 @@ usage (FILE * f)
       "                    fewer runs, at least %d (default %.0f)\n"
       "  --max-run-ms MS   a first run slower than this is timed once\n"
       "                    (default %.0f)\n"
+      "  --box-passes P    boxes past radius 8 in one pass where the kernel\n"
+      "                    can (one), in two (two), or as the planner\n"
+      "                    chooses (auto, the default): for A/Bs\n"
       "Random inputs are fresh each run: CUDACONV_TEST_SEED=N replays.\n",
       MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP, PROFILE_RUNS,
       BUDGET_MIN_RUNS,
@@ -176,6 +181,16 @@ parse_options (int argc, char **argv, Options * opt)
       ok = parse_ms (v, &opt->timer.budget_ms);
     } else if (strcmp (a, "--max-run-ms") == 0) {
       ok = parse_ms (v, &opt->timer.max_run_ms);
+    } else if (strcmp (a, "--box-passes") == 0) {
+      ok = 1;
+      if (strcmp (v, "one") == 0)
+        opt->box_fused = CUDACONV_BOX_FUSED_ALWAYS;
+      else if (strcmp (v, "two") == 0)
+        opt->box_fused = CUDACONV_BOX_FUSED_NEVER;
+      else if (strcmp (v, "auto") == 0)
+        opt->box_fused = CUDACONV_BOX_FUSED_AUTO;
+      else
+        ok = 0;
     } else {
       fprintf (stderr, "cudaconv-bench: unknown option %s\n", a);
       usage (stderr);
@@ -851,6 +866,7 @@ main (int argc, char **argv)
     case -1:
       return EXIT_USAGE;
   }
+  cudaconv_cuda_test_box_fused (opt.box_fused);
   cases = bench_cases_new (&n_cases);
   if (cases == NULL) {
     fprintf (stderr, "cudaconv-bench: out of memory\n");
