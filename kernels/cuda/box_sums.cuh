@@ -90,8 +90,8 @@ window_scan (A (&d)[K][C], A (&carry)[C], int lane)
   }
 }
 
-/* The sum of a window of the lane's pixels across the warp: every lane
- * returns the total. */
+/* Each channel's value summed over the warp's lanes, the total in every
+ * lane. */
 template <int C, typename A> __device__ __forceinline__ void
 warp_total (A (&v)[C])
 {
@@ -113,7 +113,7 @@ store_windows (const CcPlane & pl, const CcOutput & out,
   if (out.need_src)
     run_load<T, C, K> (in, pl.src + (long long) y * pl.src_stride, x, n,
         pl.src_align);
-  else
+  else                          /* the map copies no channel: masks read 0 */
     *reinterpret_cast<uint4 *> (in.u.b) = make_uint4 (0, 0, 0, 0);
   if constexpr (std::is_same_v<T, uint8_t> && K * C % 4 == 0) {
     if (scale.magic != 0 && n == K) {
