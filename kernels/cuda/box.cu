@@ -25,7 +25,9 @@
  * instead: one block per strip of columns down the whole frame, whose
  * threads share their segments' sums, so that no thread sums a whole window
  * (box_cols spends most of its loads on those), and which adds 16 samples
- * as 8 words of two 16-bit lanes. */
+ * as 8 words of two 16-bit lanes.  The row pass' warp step is box_sums.cuh's
+ * box_row_windows, which box_fused.cu shares: the box in one pass, which
+ * the planner takes instead of these two for large 8-bit frames. */
 
 #include "box_sums.cuh"
 #include "dispatch.cuh"
