@@ -796,7 +796,7 @@ group_large (Ctx * ctx)
     {CASE_GAUSSIAN, 0, 4, 3840, 2160, 4},
     {CASE_SOBEL, 0, 4, 3840, 2160, 0},
     {CASE_BOX_LARGE, 0, 4, 1920, 1080, 100},
-    {CASE_BOX_LARGE, 0, 4, 3840, 2160, 100},    /* in one pass */
+    {CASE_BOX_LARGE, 0, 4, 3840, 2160, 100},    /* one pass, unless it wraps */
     {CASE_SHARPEN, 0, 4, 1920, 1080, 1},
     {CASE_CUSTOM_GENERAL, 0, 4, 1920, 1080, 4},
     {CASE_GAUSSIAN_MID, 0, 4, 1920, 1080, 16},
