@@ -231,14 +231,8 @@ box_cols_strip (const __grid_constant__ CcBoxColParams p)
     first[i] = total[i];
   if (active)
     add_rows (e0 + head, e1, total);
-  seg_total[j][threadIdx.x][0] = make_uint4 (total[0], total[1], total[2],
-      total[3]);
-  seg_total[j][threadIdx.x][1] = make_uint4 (total[4], total[5], total[6],
-      total[7]);
-  seg_head[j][threadIdx.x][0] = make_uint4 (first[0], first[1], first[2],
-      first[3]);
-  seg_head[j][threadIdx.x][1] = make_uint4 (first[4], first[5], first[6],
-      first[7]);
+  store_lanes16 (seg_total[j][threadIdx.x], total);
+  store_lanes16 (seg_head[j][threadIdx.x], first);
   __syncthreads ();
 
   /* rows ys .. ye - 1 are this thread's */
@@ -250,22 +244,13 @@ box_cols_strip (const __grid_constant__ CcBoxColParams p)
    * totals of segments j .. j + span / S - 1 and the head of the next
    * (inside the block: ys + span <= extended <= BOX_STRIP_SEGMENTS S) */
   unsigned win[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
-  auto add_shared =[&](const uint4 (&w)[2]) {
-    const uint4 a = w[0], b = w[1];
-    win[0] += a.x;
-    win[1] += a.y;
-    win[2] += a.z;
-    win[3] += a.w;
-    win[4] += b.x;
-    win[5] += b.y;
-    win[6] += b.z;
-    win[7] += b.w;
-  };
   const int whole = span / seg;
   for (int m = j; m < j + whole; m++)
-    add_shared (seg_total[m][threadIdx.x]);
+    add_words (win, seg_total[m][threadIdx.x][0],
+        seg_total[m][threadIdx.x][1]);
   if (head > 0)
-    add_shared (seg_head[j + whole][threadIdx.x]);
+    add_words (win, seg_head[j + whole][threadIdx.x][0],
+        seg_head[j + whole][threadIdx.x][1]);
 
   /* 3. slide: store row y's sums, then add extended row y + span and drop
    * row y; adding first keeps every lane within 16 bits */
@@ -285,10 +270,7 @@ box_cols_strip (const __grid_constant__ CcBoxColParams p)
       uint16_t *out = reinterpret_cast<uint16_t *> (pl.dst +
           (long long) (y0 + u) * pl.dst_stride) + s;
       if (whole_group) {
-        reinterpret_cast<uint4 *> (out)[0] = make_uint4 (win[0], win[1],
-            win[2], win[3]);
-        reinterpret_cast<uint4 *> (out)[1] = make_uint4 (win[4], win[5],
-            win[6], win[7]);
+        store_lanes16 (reinterpret_cast<uint4 *> (out), win);
       } else {
 #pragma unroll
         for (int i = 0; i < 16; i++)

@@ -45,23 +45,13 @@ __device__ __forceinline__ void
 add_segment (unsigned (&acc)[8], const unsigned char *row, int g)
 {
   const uint4 *at = reinterpret_cast<const uint4 *> (row) + 2 * g;
-  const uint4 a = __ldg (at), b = __ldg (at + 1);
-  acc[0] += a.x;
-  acc[1] += a.y;
-  acc[2] += a.z;
-  acc[3] += a.w;
-  acc[4] += b.x;
-  acc[5] += b.y;
-  acc[6] += b.z;
-  acc[7] += b.w;
+  add_words (acc, __ldg (at), __ldg (at + 1));
 }
 
 __device__ __forceinline__ void
 store_segment (unsigned char *row, int g, const unsigned (&acc)[8])
 {
-  uint4 *at = reinterpret_cast<uint4 *> (row) + 2 * g;
-  at[0] = make_uint4 (acc[0], acc[1], acc[2], acc[3]);
-  at[1] = make_uint4 (acc[4], acc[5], acc[6], acc[7]);
+  store_lanes16 (reinterpret_cast<uint4 *> (row) + 2 * g, acc);
 }
 
 /* Segment blockIdx.y of the extended column, 16 samples a thread: the sum
@@ -160,8 +150,7 @@ box_fused (const __grid_constant__ CcBoxFusedParams p)
     if (span % BOX_FUSED_ROWS != 0)
       add_segment (win, segments + (p.n_segments + seg1) *
           p.segments_stride, group (m));
-    chunk (m)[0] = make_uint4 (win[0], win[1], win[2], win[3]);
-    chunk (m)[1] = make_uint4 (win[4], win[5], win[6], win[7]);
+    store_lanes16 (chunk (m), win);
   }
 
   auto pixel =[&](int x, unsigned (&v)[C]) {
@@ -198,8 +187,7 @@ box_fused (const __grid_constant__ CcBoxFusedParams p)
         unsigned win[8] = { a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w };
         add_lanes16<1> (win, enter[m]);
         add_lanes16<-1> (win, leave[m]);
-        chunk (m)[0] = make_uint4 (win[0], win[1], win[2], win[3]);
-        chunk (m)[1] = make_uint4 (win[4], win[5], win[6], win[7]);
+        store_lanes16 (chunk (m), win);
       }
   }
 }

@@ -58,6 +58,29 @@ add_lanes16 (unsigned (&acc)[8], const uint4 v)
   }
 }
 
+/* The 8 words of two 16-bit lanes stored as the two 16-byte vectors they
+ * make (16 uint16 sums in order), and such a pair of vectors added to
+ * them word by word. */
+__device__ __forceinline__ void
+store_lanes16 (uint4 * to, const unsigned (&w)[8])
+{
+  to[0] = make_uint4 (w[0], w[1], w[2], w[3]);
+  to[1] = make_uint4 (w[4], w[5], w[6], w[7]);
+}
+
+__device__ __forceinline__ void
+add_words (unsigned (&acc)[8], const uint4 a, const uint4 b)
+{
+  acc[0] += a.x;
+  acc[1] += a.y;
+  acc[2] += a.z;
+  acc[3] += a.w;
+  acc[4] += b.x;
+  acc[5] += b.y;
+  acc[6] += b.z;
+  acc[7] += b.w;
+}
+
 /* One step of a warp along a row: d[k][c] holds the window change at each
  * of the lane's K pixels (the sum entering less the one leaving; zero
  * past the row's end), lane l's pixels following lane l - 1's.  On return
