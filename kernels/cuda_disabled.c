@@ -174,6 +174,13 @@ cudaconv_cuda_test_box_fused (CudaConvBoxFused choice)
   (void) choice;
 }
 
+void
+cudaconv_cuda_test_tensor_cores (CudaConvTensorCores choice)
+{
+  /* no GPU planner */
+  (void) choice;
+}
+
 CudaConvStatus
 cudaconv_cuda_run_regions (CudaConvCuda * cuda,
     const CudaConvRegionJob * job, const CudaConvFrame * src,

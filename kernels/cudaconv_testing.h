@@ -50,6 +50,21 @@ typedef enum
 
 void cudaconv_cuda_test_box_fused (CudaConvBoxFused choice);
 
+/* Where the planner runs a separable filter on tensor cores
+ * (separable_mma.cu): AUTO as for real (from radius 9 on, where its error
+ * bound allows), ALWAYS wherever it can (radii 1 to 8 too), each block
+ * going the longest way down the frame it may (so that small test frames
+ * take every step down), NEVER (the other tiled kernels).  Process-wide,
+ * as the fault hook. */
+typedef enum
+{
+  CUDACONV_TENSOR_CORES_AUTO = 0,
+  CUDACONV_TENSOR_CORES_ALWAYS,
+  CUDACONV_TENSOR_CORES_NEVER
+} CudaConvTensorCores;
+
+void cudaconv_cuda_test_tensor_cores (CudaConvTensorCores choice);
+
 #ifdef __cplusplus
 }
 #endif

@@ -230,6 +230,7 @@ cudaconv_cuda_new (int device_id, CudaConvError * err)
   }
   snprintf (cuda->name, sizeof (cuda->name), "%s", prop.name);
   cuda->sm_count = prop.multiProcessorCount;
+  cuda->compute_major = prop.major;
   cuda->smem_per_block = prop.sharedMemPerBlock;
   cuda->smem_optin = prop.sharedMemPerBlockOptin > prop.sharedMemPerBlock ?
       prop.sharedMemPerBlockOptin : prop.sharedMemPerBlock;

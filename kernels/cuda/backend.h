@@ -51,6 +51,7 @@ struct CudaConvCuda
   int set_device;               /* created with device_id >= 0 */
   char name[256];
   int sm_count;
+  int compute_major;            /* compute capability, major version */
   size_t smem_per_block;        /* without opting in */
   size_t smem_optin;            /* the most a kernel may opt in to */
   cudaStream_t stream;          /* the backend's own stream */

@@ -10,7 +10,8 @@
 /* The kernels with packed half arithmetic for 8-bit four-channel planes
  * (separable_half.cu, stencil3x3.cu) share these: a pixel is two pairs of
  * halves, channels (0, 1) and (2, 3), and bytes become halves and halves
- * bytes with one PRMT and one HADD2 per two samples. */
+ * bytes with one PRMT and one HADD2 per two samples.  separable_mma.cu
+ * takes the conversion and the rounding bound too. */
 
 #ifndef CUDACONV_CUDA_HALF_CUH
 #define CUDACONV_CUDA_HALF_CUH
@@ -19,10 +20,23 @@
 
 #include <cuda_fp16.h>
 
+#include <cmath>
 #include <cstring>
 
 namespace cc
 {
+
+/* The largest rounding error of a half whose exact value is at most v in
+ * magnitude: half a unit in the last place of v's binade (halves have 10
+ * stored bits; below 2^-14 they are subnormal, spaced 2^-24).  Host code,
+ * for the error bounds. */
+static inline double
+half_rounding (double v)
+{
+  if (v < std::ldexp (1.0, -14))
+    return std::ldexp (1.0, -25);
+  return std::ldexp (1.0, std::ilogb (v) - 11);
+}
 
 __device__ __forceinline__ __half2
 half2_from_bits (unsigned u)

@@ -269,6 +269,16 @@ double cc_separable_half_error (const double *tx, int ntx, const double *ty,
 cudaError_t cc_separable_half_shape (int radius, CcLaunchShape * shape);
 cudaError_t cc_separable_half_launch (const CcSepParams * p, int radius,
     const CcBatch * batch, cudaStream_t stream);
+/* The tiled kernel on tensor cores (separable_mma.cu) at a radius of
+ * MmaRadii, for 8-bit four-channel planes; cc_separable_mma_error: the
+ * bound, in LSB, on its result's distance from the exact correlation with
+ * these taps (infinite where the horizontal sums overflow a half). */
+double cc_separable_mma_error (const double *tx, int ntx, const double *ty,
+    int nty);
+cudaError_t cc_separable_mma_shape (int radius, CcLaunchShape * shape);
+/* strip: how many tiles down each block makes (cc::mma_strip) */
+cudaError_t cc_separable_mma_launch (const CcSepParams * p, int radius,
+    int strip, const CcBatch * batch, cudaStream_t stream);
 cudaError_t cc_separable_rows_launch (const CcRowParams * p,
     CudaConvSampleType type, int channels, cudaStream_t stream);
 cudaError_t cc_separable_cols_launch (const CcColParams * p,

@@ -16,8 +16,10 @@
  *   SEPARABLE/UNSHARP  the tiled kernel with a compile-time radius
  *                      (separable_tile.cu) at the radii of variants.cuh
  *                      (taps padded with zeros up to the radius run),
- *                      for 8-bit RGBA-like planes in packed halves
- *                      (separable_half.cu) where its error bound allows;
+ *                      for 8-bit RGBA-like planes on tensor cores
+ *                      (separable_mma.cu) from radius 9 on and in packed
+ *                      halves (separable_half.cu) up to 4, where their
+ *                      error bounds allow;
  *                      otherwise the fused kernel with run-time taps
  *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
  *                      row pass + column pass through f32 scratch
@@ -253,6 +255,93 @@ half_tile_fits (const SepJob * job, int radius, const CcOutput * out,
       2 * job->rx + 1, job->ty, 2 * job->ry + 1) <= cc::HALF_MAX_ERROR;
 }
 
+/* cudaconv_cuda_test_tensor_cores's choice (a CudaConvTensorCores) */
+static int tensor_cores_choice;
+
+void
+cudaconv_cuda_test_tensor_cores (CudaConvTensorCores choice)
+{
+  __atomic_store_n (&tensor_cores_choice, (int) choice, __ATOMIC_SEQ_CST);
+}
+
+/* The compiled radius the tiled kernel on tensor cores makes this job at,
+ * within 1 LSB (variants.cuh, MmaRadii), 0 where it does not.  Its
+ * horizontal results are stored as halves, so tx and ty (room for
+ * CC_FUSED_MAX_TAPS each) get the job's taps with the horizontal ones
+ * scaled to sum to 1 and the vertical ones by the inverse: a box's unit
+ * taps would otherwise leave sums of thousands, whose halves are 2 or
+ * more apart. */
+static int
+mma_tile_fits (const CudaConvCuda * cuda, const SepJob * job,
+    const CcOutput * out, CudaConvSampleType type, int channels, double *tx,
+    double *ty)
+{
+  int choice = __atomic_load_n (&tensor_cores_choice, __ATOMIC_RELAXED);
+  int radius = cc::mma_radius (job->rx, job->ry, type, channels);
+  int ntx = 2 * job->rx + 1, nty = 2 * job->ry + 1;
+  double scale = job->unsharp ? fabs (job->amount) : 1.0, sum = 0;
+
+  if (choice == CUDACONV_TENSOR_CORES_NEVER || radius == 0 ||
+      cuda->compute_major < cc::MMA_MIN_COMPUTE || out->shift != 0 ||
+      out->max_value != 255 || (choice == CUDACONV_TENSOR_CORES_AUTO &&
+          (job->rx > job->ry ? job->rx : job->ry) < cc::MMA_MIN_RADIUS))
+    return 0;
+  for (int i = 0; i < ntx; i++)
+    sum += job->tx[i];
+  if (!(sum > 0))
+    sum = 1;
+  for (int i = 0; i < ntx; i++)
+    tx[i] = job->tx[i] / sum;
+  for (int i = 0; i < nty; i++)
+    ty[i] = job->ty[i] * sum;
+  if (scale * cc_separable_mma_error (tx, ntx, ty, nty) > cc::HALF_MAX_ERROR)
+    return 0;
+  return radius;
+}
+
+static int
+tiles_across (int length, int tile)
+{
+  return (length + tile - 1) / tile;
+}
+
+static CudaConvStatus
+run_mma (CudaConvCuda * cuda, const SepJob * job, int radius,
+    const double *tx, const double *ty, const CcPlane * pl,
+    const CcOutput * out, int border, const CcBatch * batch,
+    cudaStream_t stream, CudaConvError * err)
+{
+  CcSepParams p;
+  CcLaunchShape shape = { };
+  CudaConvStatus s;
+  long long tiles;
+  int strip;
+
+  CC_TRY (cc_separable_mma_shape (radius, &shape));
+  s = check_smem (shape.smem, cuda->smem_optin,
+      "the tiled separable kernel on tensor cores", err);
+  if (s != CUDACONV_OK)
+    return s;
+  if (batch != NULL)
+    tiles = (long long) batch->n * tiles_across (batch->max_width,
+        shape.tile_w) * tiles_across (batch->max_height, shape.tile_h);
+  else
+    tiles = (long long) tiles_across (pl->width, shape.tile_w) *
+        tiles_across (pl->height, shape.tile_h);
+  sep_params_init (&p, job, window (pl, out, border, radius, radius),
+      2 * radius + 1, 2 * radius + 1);
+  cc_centre_taps (p.taps_x, p.ntx, tx, 2 * job->rx + 1);
+  cc_centre_taps (p.taps_y, p.nty, ty, 2 * job->ry + 1);
+  /* a test's ALWAYS takes the longest strips, so that small frames run
+   * every step down the rings too */
+  strip = __atomic_load_n (&tensor_cores_choice, __ATOMIC_RELAXED) ==
+      CUDACONV_TENSOR_CORES_ALWAYS ? cc::MMA_MAX_STRIP :
+      cc::mma_strip (tiles, cuda->sm_count);
+  return cc_launched (cc_separable_mma_launch (&p, radius, strip, batch,
+          stream),
+      "launching the tiled separable kernel on tensor cores", err);
+}
+
 static CudaConvStatus
 run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
     const CcPlane * pl, const CcOutput * out, CudaConvSampleType type,
@@ -262,7 +351,14 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
   CcSepParams p;
   CcLaunchShape shape = { };
   CudaConvStatus s;
-  int half = half_tile_fits (job, radius, out, type, channels);
+  double tx[CC_FUSED_MAX_TAPS], ty[CC_FUSED_MAX_TAPS];
+  int mma = mma_tile_fits (cuda, job, out, type, channels, tx, ty);
+  int half;
+
+  if (mma > 0)
+    return run_mma (cuda, job, mma, tx, ty, pl, out, border, batch, stream,
+        err);
+  half = half_tile_fits (job, radius, out, type, channels);
 
   if (half)
     CC_TRY (cc_separable_half_shape (radius, &shape));

@@ -214,17 +214,6 @@ struct HalfLaunch
 
 /* ------------------------------------------------------ the error bound */
 
-/* The largest rounding error of a half whose exact value is at most v in
- * magnitude: half a unit in the last place of v's binade (halves have 10
- * stored bits; below 2^-14 they are subnormal, spaced 2^-24). */
-static double
-half_rounding (double v)
-{
-  if (v < std::ldexp (1.0, -14))
-    return std::ldexp (1.0, -25);
-  return std::ldexp (1.0, std::ilogb (v) - 11);
-}
-
 /* One pass over inputs in [0, in_max], each off by at most in_err: the
  * bound on its result's distance from the exact sum with the planner's
  * taps (doubles), and in *out_max the largest exact sum. */
