@@ -702,6 +702,62 @@ group_half_precision (Ctx * ctx, int quick)
   group_report ("half-precision", &g);
 }
 
+/* The tiled separable kernel on tensor cores (separable_mma.cu), for 8-bit
+ * four-channel planes at radii up to 32 where its error bound allows:
+ * gaussians, sharpens, boxes, uniform masks and random rank-1 masks at
+ * every compiled radius and one past each, the smallest on (the planner
+ * takes it from radius 9; the test makes it take radii 1 to 8 too), every
+ * border, half of the cases on extremes (0 and 255).  Sizes run from 1x1,
+ * around its 64 x 32 tile, and up to some tiles; the test's choice gives
+ * each block the longest strip down (8 tiles), so frames taller than the
+ * rings (64 to 96 rows) wrap them, and the tallest take two strips.  A
+ * quarter of the cases keep the kernel out, testing the tiled kernels it
+ * replaces, which still run where its bound does not allow it or the GPU
+ * has no such tensor cores. */
+static void
+group_tensor_cores (Ctx * ctx, int quick)
+{
+  static const CaseKind kinds[] = {
+    CASE_GAUSSIAN, CASE_SHARPEN, CASE_BOX_SMALL, CASE_CUSTOM_UNIFORM,
+    CASE_CUSTOM_RANK1
+  };
+  static const int radii[] = { 1, 4, 5, 8, 9, 12, 13, 16, 17, 24, 25, 32 };
+  static const int sizes[][2] = {
+    {1, 1}, {3, 2}, {65, 33}, {63, 31}, {64, 32}, {129, 17}, {17, 97},
+    {33, 300}, {5, 530}
+  };
+  Group on = { 0 }, off = { 0 };
+  int index = 0;
+
+  for (int k = 0; k < (int) (sizeof (kinds) / sizeof (kinds[0])); k++)
+    for (int ri = 0; ri < (int) (sizeof (radii) / sizeof (radii[0])); ri++)
+      for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++, index++) {
+        int radius = radii[ri], w, h;
+        /* boxes past radius 8 take the running sums, not this kernel */
+        if ((kinds[k] == CASE_BOX_SMALL || kinds[k] == CASE_CUSTOM_UNIFORM)
+            && radius > 8)
+          radius = 1 + index % 8;
+        if (quick && index % 2)
+          continue;
+        if (index % 3 == 0) {
+          w = sizes[index / 3 % 9][0];
+          h = sizes[index / 3 % 9][1];
+        } else {
+          w = tu_rng_int (ctx->rng, 1, quick ? 200 : 500);
+          h = tu_rng_int (ctx->rng, 1, quick ? 100 : 200);
+        }
+        ctx->extremes = index / 4 % 2;
+        cudaconv_cuda_test_tensor_cores (index % 4 == 2 ?
+            CUDACONV_TENSOR_CORES_NEVER : CUDACONV_TENSOR_CORES_ALWAYS);
+        run_case (ctx, index % 4 == 2 ? &off : &on, kinds[k],
+            (CudaConvBorder) b, &formats[0], 4, w, h, radius, 0, NULL);
+      }
+  cudaconv_cuda_test_tensor_cores (CUDACONV_TENSOR_CORES_AUTO);
+  ctx->extremes = 0;
+  group_report ("tensor-cores", &on);
+  group_report ("tensor-cores-off", &off);
+}
+
 /* The box's column pass in strips (box.cu, box_cols_strip: 8-bit samples
  * whose sums fit 16 bits), whose threads share their segments' sums:
  * radii around its segment lengths, one past the largest it takes (127)
@@ -800,6 +856,7 @@ group_large (Ctx * ctx)
     {CASE_SHARPEN, 0, 4, 1920, 1080, 1},
     {CASE_CUSTOM_GENERAL, 0, 4, 1920, 1080, 4},
     {CASE_GAUSSIAN_MID, 0, 4, 1920, 1080, 16},
+    {CASE_GAUSSIAN_MID, 0, 4, 3840, 2160, 32},  /* tensor cores */
     {CASE_GAUSSIAN_LARGE, 0, 1, 1920, 1080, 40},
     {CASE_GAUSSIAN, 2, 1, 1920, 1080, 4},
     {CASE_GAUSSIAN, 2, 2, 960, 540, 2},
@@ -1076,6 +1133,7 @@ main (int argc, char **argv)
   group_bad_arguments (&ctx);
   group_all_ops (&ctx, quick);
   group_half_precision (&ctx, quick);
+  group_tensor_cores (&ctx, quick);
   group_box_strips (&ctx, quick);
   group_box_fused (&ctx, quick);
   group_host_memory (&ctx, quick);
