@@ -60,6 +60,7 @@ typedef struct
   int no_check;
   int profile;
   CudaConvBoxFused box_fused;   /* --box-passes */
+  CudaConvTensorCores tensor_cores;     /* --tensor-cores */
   BenchTimerConfig timer;
 } Options;
 
@@ -101,6 +102,9 @@ usage (FILE * f)
       "  --box-passes P    boxes past radius 8 in one pass where the kernel\n"
       "                    can (one), in two (two), or as the planner\n"
       "                    chooses (auto, the default): for A/Bs\n"
+      "  --tensor-cores T  separable filters of 8-bit RGBA on tensor cores\n"
+      "                    wherever they can (on), never (off), or as the\n"
+      "                    planner chooses (auto, the default): for A/Bs\n"
       "Random inputs are fresh each run: CUDACONV_TEST_SEED=N replays.\n",
       MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP, PROFILE_RUNS,
       BUDGET_MIN_RUNS,
@@ -189,6 +193,16 @@ parse_options (int argc, char **argv, Options * opt)
         opt->box_fused = CUDACONV_BOX_FUSED_NEVER;
       else if (strcmp (v, "auto") == 0)
         opt->box_fused = CUDACONV_BOX_FUSED_AUTO;
+      else
+        ok = 0;
+    } else if (strcmp (a, "--tensor-cores") == 0) {
+      ok = 1;
+      if (strcmp (v, "on") == 0)
+        opt->tensor_cores = CUDACONV_TENSOR_CORES_ALWAYS;
+      else if (strcmp (v, "off") == 0)
+        opt->tensor_cores = CUDACONV_TENSOR_CORES_NEVER;
+      else if (strcmp (v, "auto") == 0)
+        opt->tensor_cores = CUDACONV_TENSOR_CORES_AUTO;
       else
         ok = 0;
     } else {
@@ -867,6 +881,7 @@ main (int argc, char **argv)
       return EXIT_USAGE;
   }
   cudaconv_cuda_test_box_fused (opt.box_fused);
+  cudaconv_cuda_test_tensor_cores (opt.tensor_cores);
   cases = bench_cases_new (&n_cases);
   if (cases == NULL) {
     fprintf (stderr, "cudaconv-bench: out of memory\n");
