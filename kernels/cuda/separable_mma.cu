@@ -282,9 +282,9 @@ mma_columns (const __half * h, Band<MmaGeom<R>::STEPS> band,
     }
     /* D: rows yb + g and yb + g + 8, columns xb + 2 q, + 1 */
 #pragma unroll
-    for (int half = 0; half < 2; half++) {
+    for (int part = 0; part < 2; part++) {
       const int x = x0 + xb + 2 * q;
-      const int yo = y + yb + g + 8 * half;
+      const int yo = y + yb + g + 8 * part;
       if (x >= pl.width || yo >= pl.height)
         continue;
       const int n = min (2, pl.width - x);
@@ -296,8 +296,8 @@ mma_columns (const __half * h, Band<MmaGeom<R>::STEPS> band,
       float val[2][4];
 #pragma unroll
       for (int c = 0; c < 4; c++) {
-        val[0][c] = acc[c][2 * half];
-        val[1][c] = acc[c][2 * half + 1];
+        val[0][c] = acc[c][2 * part];
+        val[1][c] = acc[c][2 * part + 1];
       }
       if (p.unsharp || p.offset != 0.f) {
 #pragma unroll
