@@ -116,7 +116,8 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
  * HALF_MAX_ERROR: its operands are halves.  The planner takes it past
  * the tiled kernel's own radii (TileRadii), from MMA_MIN_RADIUS on: an
  * RGBA gaussian at 4K took 137 us against 189 at radius 16 and 204
- * against 549 at 32, but 114 against 92 at radius 8 (compiled then). */
+ * against 549 at 32 (in strips of 3 tiles), but 114 against 92 at radius
+ * 8 (compiled then). */
 using MmaRadii = IntList<12, 16, 24, 32>;
 constexpr int MMA_MIN_RADIUS = TILE_MAX_RADIUS + 1;
 constexpr int MMA_MIN_COMPUTE = 8;
