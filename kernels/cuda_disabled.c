@@ -168,16 +168,10 @@ cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown)
 }
 
 void
-cudaconv_cuda_test_box_fused (CudaConvBoxFused choice)
+cudaconv_cuda_test_path (CudaConvPath path, CudaConvChoice choice)
 {
   /* no GPU planner */
-  (void) choice;
-}
-
-void
-cudaconv_cuda_test_tensor_cores (CudaConvTensorCores choice)
-{
-  /* no GPU planner */
+  (void) path;
   (void) choice;
 }
 

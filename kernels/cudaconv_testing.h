@@ -37,33 +37,32 @@ typedef enum
 
 void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
 
-/* Where the planner runs a box in one pass (box_fused.cu) rather than in
- * two: AUTO as for real (where it can, on frames large enough to fill the
- * GPU with its warps), ALWAYS wherever it can (so that small test frames
- * take it), NEVER.  Process-wide, as the fault hook. */
+/* Where the planner takes a kernel that it chooses by measured trade-offs:
+ * AUTO as for real, ALWAYS wherever the kernel can run (so that small
+ * test frames take it), NEVER.  Process-wide, as the fault hook.
+ *   BOX_FUSED     a box in one pass (box_fused.cu) rather than in two;
+ *                 AUTO: where it can, on frames large enough to fill the
+ *                 GPU with its warps.
+ *   TENSOR_CORES  separable filters on tensor cores (separable_mma.cu);
+ *                 AUTO: from radius 9 on, where its error bound allows;
+ *                 ALWAYS: radii 1 to 8 too, each block going the longest
+ *                 way down the frame it may (so that small test frames
+ *                 take every step down); NEVER: the other tiled kernels. */
 typedef enum
 {
-  CUDACONV_BOX_FUSED_AUTO = 0,
-  CUDACONV_BOX_FUSED_ALWAYS,
-  CUDACONV_BOX_FUSED_NEVER
-} CudaConvBoxFused;
+  CUDACONV_PATH_BOX_FUSED = 0,
+  CUDACONV_PATH_TENSOR_CORES,
+  CUDACONV_N_PATHS
+} CudaConvPath;
 
-void cudaconv_cuda_test_box_fused (CudaConvBoxFused choice);
-
-/* Where the planner runs a separable filter on tensor cores
- * (separable_mma.cu): AUTO as for real (from radius 9 on, where its error
- * bound allows), ALWAYS wherever it can (radii 1 to 8 too), each block
- * going the longest way down the frame it may (so that small test frames
- * take every step down), NEVER (the other tiled kernels).  Process-wide,
- * as the fault hook. */
 typedef enum
 {
-  CUDACONV_TENSOR_CORES_AUTO = 0,
-  CUDACONV_TENSOR_CORES_ALWAYS,
-  CUDACONV_TENSOR_CORES_NEVER
-} CudaConvTensorCores;
+  CUDACONV_CHOICE_AUTO = 0,
+  CUDACONV_CHOICE_ALWAYS,
+  CUDACONV_CHOICE_NEVER
+} CudaConvChoice;
 
-void cudaconv_cuda_test_tensor_cores (CudaConvTensorCores choice);
+void cudaconv_cuda_test_path (CudaConvPath path, CudaConvChoice choice);
 
 #ifdef __cplusplus
 }

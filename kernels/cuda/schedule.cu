@@ -241,6 +241,22 @@ sep_params_init (CcSepParams * p, const SepJob * job, CcWindow w, int ntx,
   p->offset = (float) job->offset;
 }
 
+/* cudaconv_cuda_test_path's choices (CudaConvChoice), by CudaConvPath */
+static int test_choices[CUDACONV_N_PATHS];
+
+void
+cudaconv_cuda_test_path (CudaConvPath path, CudaConvChoice choice)
+{
+  if ((unsigned) path < CUDACONV_N_PATHS)
+    __atomic_store_n (&test_choices[path], (int) choice, __ATOMIC_SEQ_CST);
+}
+
+static int
+test_choice (CudaConvPath path)
+{
+  return __atomic_load_n (&test_choices[path], __ATOMIC_RELAXED);
+}
+
 /* Whether the tiled kernel in packed halves makes this job within 1 LSB
  * (variants.cuh, HalfTileRadii). */
 static int
@@ -255,15 +271,6 @@ half_tile_fits (const SepJob * job, int radius, const CcOutput * out,
       2 * job->rx + 1, job->ty, 2 * job->ry + 1) <= cc::HALF_MAX_ERROR;
 }
 
-/* cudaconv_cuda_test_tensor_cores's choice (a CudaConvTensorCores) */
-static int tensor_cores_choice;
-
-void
-cudaconv_cuda_test_tensor_cores (CudaConvTensorCores choice)
-{
-  __atomic_store_n (&tensor_cores_choice, (int) choice, __ATOMIC_SEQ_CST);
-}
-
 /* The compiled radius the tiled kernel on tensor cores makes this job at,
  * within 1 LSB (variants.cuh, MmaRadii), 0 where it does not.  Its
  * horizontal results are stored as halves, so tx and ty (room for
@@ -276,14 +283,14 @@ mma_tile_fits (const CudaConvCuda * cuda, const SepJob * job,
     const CcOutput * out, CudaConvSampleType type, int channels, double *tx,
     double *ty)
 {
-  int choice = __atomic_load_n (&tensor_cores_choice, __ATOMIC_RELAXED);
+  int choice = test_choice (CUDACONV_PATH_TENSOR_CORES);
   int radius = cc::mma_radius (job->rx, job->ry, type, channels);
   int ntx = 2 * job->rx + 1, nty = 2 * job->ry + 1;
   double scale = job->unsharp ? fabs (job->amount) : 1.0, sum = 0;
 
-  if (choice == CUDACONV_TENSOR_CORES_NEVER || radius == 0 ||
+  if (choice == CUDACONV_CHOICE_NEVER || radius == 0 ||
       cuda->compute_major < cc::MMA_MIN_COMPUTE || out->shift != 0 ||
-      out->max_value != 255 || (choice == CUDACONV_TENSOR_CORES_AUTO &&
+      out->max_value != 255 || (choice == CUDACONV_CHOICE_AUTO &&
           (job->rx > job->ry ? job->rx : job->ry) < cc::MMA_MIN_RADIUS))
     return 0;
   for (int i = 0; i < ntx; i++)
@@ -334,8 +341,8 @@ run_mma (CudaConvCuda * cuda, const SepJob * job, int radius,
   cc_centre_taps (p.taps_y, p.nty, ty, 2 * job->ry + 1);
   /* a test's ALWAYS takes the longest strips, so that small frames run
    * every step down the rings too */
-  strip = __atomic_load_n (&tensor_cores_choice, __ATOMIC_RELAXED) ==
-      CUDACONV_TENSOR_CORES_ALWAYS ? cc::MMA_MAX_STRIP :
+  strip = test_choice (CUDACONV_PATH_TENSOR_CORES) ==
+      CUDACONV_CHOICE_ALWAYS ? cc::MMA_MAX_STRIP :
       cc::mma_strip (tiles, cuda->sm_count);
   return cc_launched (cc_separable_mma_launch (&p, radius, strip, batch,
           stream),
@@ -538,15 +545,6 @@ box_scale (const CudaConvPlan * plan, CudaConvSampleType type,
   return s;
 }
 
-/* cudaconv_cuda_test_box_fused's choice (a CudaConvBoxFused) */
-static int box_fused_choice;
-
-void
-cudaconv_cuda_test_box_fused (CudaConvBoxFused choice)
-{
-  __atomic_store_n (&box_fused_choice, (int) choice, __ATOMIC_SEQ_CST);
-}
-
 /* The box in one pass where it can run and has warps enough to fill the
  * GPU (cc::BOX_FUSED_MIN_WARPS_PER_SM), unless a test chose otherwise. */
 static int
@@ -554,13 +552,13 @@ box_takes_fused (const CudaConvCuda * cuda, const CudaConvPlan * plan,
     const CcPlane * pl, const CcOutput * out, CudaConvSampleType type,
     int channels)
 {
-  int choice = __atomic_load_n (&box_fused_choice, __ATOMIC_RELAXED);
+  int choice = test_choice (CUDACONV_PATH_BOX_FUSED);
 
-  if (choice == CUDACONV_BOX_FUSED_NEVER ||
+  if (choice == CUDACONV_CHOICE_NEVER ||
       !cc::box_fused_fits (type, out->shift, out->max_value, plan->border,
           channels, plan->radius_x, plan->radius_y))
     return 0;
-  return choice == CUDACONV_BOX_FUSED_ALWAYS ||
+  return choice == CUDACONV_CHOICE_ALWAYS ||
       cc::box_fused_warps (pl->width, pl->height) >=
       (long long) cc::BOX_FUSED_MIN_WARPS_PER_SM * cuda->sm_count;
 }

@@ -59,8 +59,8 @@ typedef struct
   int no_npp;
   int no_check;
   int profile;
-  CudaConvBoxFused box_fused;   /* --box-passes */
-  CudaConvTensorCores tensor_cores;     /* --tensor-cores */
+  /* --box-passes, --tensor-cores: by CudaConvPath */
+  CudaConvChoice choice[CUDACONV_N_PATHS];
   BenchTimerConfig timer;
 } Options;
 
@@ -136,6 +136,23 @@ parse_ms (const char *s, double *out)
 }
 
 /* 0: go on; 1: exit 0 (help); -1: bad options (message printed) */
+/* A planner path's choice for an A/B: the words for ALWAYS and NEVER, or
+ * "auto". */
+static int
+parse_choice (const char *s, const char *always, const char *never,
+    CudaConvChoice * out)
+{
+  if (strcmp (s, always) == 0)
+    *out = CUDACONV_CHOICE_ALWAYS;
+  else if (strcmp (s, never) == 0)
+    *out = CUDACONV_CHOICE_NEVER;
+  else if (strcmp (s, "auto") == 0)
+    *out = CUDACONV_CHOICE_AUTO;
+  else
+    return 0;
+  return 1;
+}
+
 static int
 parse_options (int argc, char **argv, Options * opt)
 {
@@ -186,25 +203,11 @@ parse_options (int argc, char **argv, Options * opt)
     } else if (strcmp (a, "--max-run-ms") == 0) {
       ok = parse_ms (v, &opt->timer.max_run_ms);
     } else if (strcmp (a, "--box-passes") == 0) {
-      ok = 1;
-      if (strcmp (v, "one") == 0)
-        opt->box_fused = CUDACONV_BOX_FUSED_ALWAYS;
-      else if (strcmp (v, "two") == 0)
-        opt->box_fused = CUDACONV_BOX_FUSED_NEVER;
-      else if (strcmp (v, "auto") == 0)
-        opt->box_fused = CUDACONV_BOX_FUSED_AUTO;
-      else
-        ok = 0;
+      ok = parse_choice (v, "one", "two",
+          &opt->choice[CUDACONV_PATH_BOX_FUSED]);
     } else if (strcmp (a, "--tensor-cores") == 0) {
-      ok = 1;
-      if (strcmp (v, "on") == 0)
-        opt->tensor_cores = CUDACONV_TENSOR_CORES_ALWAYS;
-      else if (strcmp (v, "off") == 0)
-        opt->tensor_cores = CUDACONV_TENSOR_CORES_NEVER;
-      else if (strcmp (v, "auto") == 0)
-        opt->tensor_cores = CUDACONV_TENSOR_CORES_AUTO;
-      else
-        ok = 0;
+      ok = parse_choice (v, "on", "off",
+          &opt->choice[CUDACONV_PATH_TENSOR_CORES]);
     } else {
       fprintf (stderr, "cudaconv-bench: unknown option %s\n", a);
       usage (stderr);
@@ -880,8 +883,8 @@ main (int argc, char **argv)
     case -1:
       return EXIT_USAGE;
   }
-  cudaconv_cuda_test_box_fused (opt.box_fused);
-  cudaconv_cuda_test_tensor_cores (opt.tensor_cores);
+  for (int path = 0; path < CUDACONV_N_PATHS; path++)
+    cudaconv_cuda_test_path ((CudaConvPath) path, opt.choice[path]);
   cases = bench_cases_new (&n_cases);
   if (cases == NULL) {
     fprintf (stderr, "cudaconv-bench: out of memory\n");

@@ -747,12 +747,12 @@ group_tensor_cores (Ctx * ctx, int quick)
           h = tu_rng_int (ctx->rng, 1, quick ? 100 : 200);
         }
         ctx->extremes = index / 4 % 2;
-        cudaconv_cuda_test_tensor_cores (index % 4 == 2 ?
-            CUDACONV_TENSOR_CORES_NEVER : CUDACONV_TENSOR_CORES_ALWAYS);
+        cudaconv_cuda_test_path (CUDACONV_PATH_TENSOR_CORES, index % 4 == 2 ?
+            CUDACONV_CHOICE_NEVER : CUDACONV_CHOICE_ALWAYS);
         run_case (ctx, index % 4 == 2 ? &off : &on, kinds[k],
             (CudaConvBorder) b, &formats[0], 4, w, h, radius, 0, NULL);
       }
-  cudaconv_cuda_test_tensor_cores (CUDACONV_TENSOR_CORES_AUTO);
+  cudaconv_cuda_test_path (CUDACONV_PATH_TENSOR_CORES, CUDACONV_CHOICE_AUTO);
   ctx->extremes = 0;
   group_report ("tensor-cores", &on);
   group_report ("tensor-cores-off", &off);
@@ -776,7 +776,7 @@ group_box_strips (Ctx * ctx, int quick)
   Group g = { 0 };
   int index = 0;
 
-  cudaconv_cuda_test_box_fused (CUDACONV_BOX_FUSED_NEVER);
+  cudaconv_cuda_test_path (CUDACONV_PATH_BOX_FUSED, CUDACONV_CHOICE_NEVER);
   for (int r = 0; r < (int) (sizeof (radii) / sizeof (radii[0])); r++)
     for (int z = 0; z < (int) (sizeof (sizes) / sizeof (sizes[0])); z++)
       for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++) {
@@ -788,7 +788,7 @@ group_box_strips (Ctx * ctx, int quick)
         index++;
       }
   ctx->extremes = 0;
-  cudaconv_cuda_test_box_fused (CUDACONV_BOX_FUSED_AUTO);
+  cudaconv_cuda_test_path (CUDACONV_PATH_BOX_FUSED, CUDACONV_CHOICE_AUTO);
   group_report ("box-strips", &g);
 }
 
@@ -810,7 +810,7 @@ group_box_fused (Ctx * ctx, int quick)
   Group g = { 0 };
   int index = 0;
 
-  cudaconv_cuda_test_box_fused (CUDACONV_BOX_FUSED_ALWAYS);
+  cudaconv_cuda_test_path (CUDACONV_PATH_BOX_FUSED, CUDACONV_CHOICE_ALWAYS);
   for (int c = 1; c <= 4; c++) {
     /* the widest radius_x whose span fits (cc::box_fused_fits): (256 +
      * 2 rx + 1) c + 15 <= 2048 */
@@ -833,7 +833,7 @@ group_box_fused (Ctx * ctx, int quick)
   }
   ctx->extremes = 0;
   ctx->box_rx = ctx->box_ry = -1;
-  cudaconv_cuda_test_box_fused (CUDACONV_BOX_FUSED_AUTO);
+  cudaconv_cuda_test_path (CUDACONV_PATH_BOX_FUSED, CUDACONV_CHOICE_AUTO);
   group_report ("box-fused", &g);
 }
 
