@@ -104,12 +104,13 @@ half_pixel (const __half * row, int i, __half2 (&e)[2])
   e[1] = half2_from_bits (v.y);
 }
 
-/* Stores a whole run of 4 pixels (non-negative halves, rounded and
- * saturated at 255) at x of row y through the channel map in masks; in
- * holds the input pixels where a channel copies them. */
+/* Stores the first n of a run of 4 pixels (non-negative halves, rounded
+ * and saturated at 255) at x of row y through the channel map in masks;
+ * in holds the input pixels where a channel copies them. */
 __device__ __forceinline__ void
 store_run_half (const CcPlane & pl, const RunMasks<uint8_t, 4, 4> & masks,
-    int x, int y, const __half2 (&val)[4][2], const Run<uint8_t, 4, 4> & in)
+    int x, int y, int n, const __half2 (&val)[4][2],
+    const Run<uint8_t, 4, 4> & in)
 {
   Run<uint8_t, 4, 4> out;
   unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
@@ -119,8 +120,22 @@ store_run_half (const CcPlane & pl, const RunMasks<uint8_t, 4, 4> & masks,
     words[j] = (half2_to_bytes (val[j][0], val[j][1]) & masks.filt[j]) |
         (in_words[j] & masks.copy[j]) | masks.fill[j];
   run_store<uint8_t, 4, 4> (out, pl.dst + (long long) y * pl.dst_stride, x,
-      4, pl.dst_align);
+      n, pl.dst_align);
 }
+
+/* Taps as pairs of halves, rounded as cc_separable_half_error rounds
+ * them. */
+template <int NT> struct HalfTaps
+{
+  __half2 t[NT];
+
+  __device__ __forceinline__ explicit HalfTaps (const float *w)
+  {
+#pragma unroll
+    for (int i = 0; i < NT; i++)
+      t[i] = __float2half2_rn (w[i]);
+  }
+};
 
 }                               /* namespace cc */
 

@@ -33,20 +33,6 @@
 namespace cc
 {
 
-/* Taps as pairs of halves, rounded as cc_separable_half_error rounds
- * them. */
-template <int NT> struct HalfTaps
-{
-  __half2 t[NT];
-
-  __device__ __forceinline__ explicit HalfTaps (const float *w)
-  {
-#pragma unroll
-    for (int i = 0; i < NT; i++)
-      t[i] = __float2half2_rn (w[i]);
-  }
-};
-
 /* acc[j] += sum_t w[t] e(j + t) over N outputs of pixels of two half
  * pairs, taps in increasing order for each output (the order the error
  * bound assumes). */
@@ -149,7 +135,7 @@ separable_half_compute (const unsigned char *raw, __half * h,
       else
         finish_run<T, C, G::P> (pl, p.w.out, x, y, n, val, in);
     } else if (n == G::P) {
-      store_run_half (pl, masks, x, y, acc, in);
+      store_run_half (pl, masks, x, y, G::P, acc, in);
     } else {
       /* the plane's last, partial run */
       float val[G::P][C];

@@ -240,7 +240,7 @@ stencil_run_half (const unsigned char *raw, const __half * hf,
         lap[j][1] = __hmul2 (gain, lap[j][1]);
       }
       if (n == P) {
-        store_run_half (pl, masks, x, y, lap, in);
+        store_run_half (pl, masks, x, y, P, lap, in);
         return;
       }
       half_run_to_float (lap, v);
