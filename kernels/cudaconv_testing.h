@@ -47,11 +47,19 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 AUTO: from radius 9 on, where its error bound allows;
  *                 ALWAYS: radii 1 to 8 too, each block going the longest
  *                 way down the frame it may (so that small test frames
- *                 take every step down); NEVER: the other tiled kernels. */
+ *                 take every step down); NEVER: the other tiled kernels.
+ *   SLIDE         separable filters of radius 1 of 8-bit RGBA-like
+ *                 frames in halves sliding down strips of rows
+ *                 (separable_slide.cu)
+ *                 rather than in tiles (separable_half.cu); AUTO: whole
+ *                 frames, no unsharp mask or offset, where its error bound
+ *                 allows; ALWAYS: the same, in strips of 7 rows (so that
+ *                 small test frames have several). */
 typedef enum
 {
   CUDACONV_PATH_BOX_FUSED = 0,
   CUDACONV_PATH_TENSOR_CORES,
+  CUDACONV_PATH_SLIDE,
   CUDACONV_N_PATHS
 } CudaConvPath;
 

@@ -18,8 +18,9 @@
  *                      (taps padded with zeros up to the radius run),
  *                      for 8-bit RGBA-like planes on tensor cores
  *                      (separable_mma.cu) from radius 9 on and in packed
- *                      halves (separable_half.cu) up to 4, where their
- *                      error bounds allow;
+ *                      halves up to 4, where their error bounds allow:
+ *                      sliding down strips of rows (separable_slide.cu),
+ *                      or for batches in tiles (separable_half.cu);
  *                      otherwise the fused kernel with run-time taps
  *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
  *                      row pass + column pass through f32 scratch
@@ -271,28 +272,17 @@ half_tile_fits (const SepJob * job, int radius, const CcOutput * out,
       2 * job->rx + 1, job->ty, 2 * job->ry + 1) <= cc::HALF_MAX_ERROR;
 }
 
-/* The compiled radius the tiled kernel on tensor cores makes this job at,
- * within 1 LSB (variants.cuh, MmaRadii), 0 where it does not.  Its
- * horizontal results are stored as halves, so tx and ty (room for
- * CC_FUSED_MAX_TAPS each) get the job's taps with the horizontal ones
- * scaled to sum to 1 and the vertical ones by the inverse: a box's unit
- * taps would otherwise leave sums of thousands, whose halves are 2 or
- * more apart. */
-static int
-mma_tile_fits (const CudaConvCuda * cuda, const SepJob * job,
-    const CcOutput * out, CudaConvSampleType type, int channels, double *tx,
-    double *ty)
+/* tx and ty (room for CC_FUSED_MAX_TAPS each) get the job's taps with
+ * the horizontal ones scaled to sum to 1 and the vertical ones by the
+ * inverse, for the kernels that round the horizontal pass' results to
+ * halves: a box's unit taps would otherwise leave sums of thousands, whose
+ * halves are 2 or more apart. */
+static void
+balance_taps (const SepJob * job, double *tx, double *ty)
 {
-  int choice = test_choice (CUDACONV_PATH_TENSOR_CORES);
-  int radius = cc::mma_radius (job->rx, job->ry, type, channels);
   int ntx = 2 * job->rx + 1, nty = 2 * job->ry + 1;
-  double scale = job->unsharp ? fabs (job->amount) : 1.0, sum = 0;
+  double sum = 0;
 
-  if (choice == CUDACONV_CHOICE_NEVER || radius == 0 ||
-      cuda->compute_major < cc::MMA_MIN_COMPUTE || out->shift != 0 ||
-      out->max_value != 255 || (choice == CUDACONV_CHOICE_AUTO &&
-          (job->rx > job->ry ? job->rx : job->ry) < cc::MMA_MIN_RADIUS))
-    return 0;
   for (int i = 0; i < ntx; i++)
     sum += job->tx[i];
   if (!(sum > 0))
@@ -301,9 +291,68 @@ mma_tile_fits (const CudaConvCuda * cuda, const SepJob * job,
     tx[i] = job->tx[i] / sum;
   for (int i = 0; i < nty; i++)
     ty[i] = job->ty[i] * sum;
-  if (scale * cc_separable_mma_error (tx, ntx, ty, nty) > cc::HALF_MAX_ERROR)
+}
+
+/* The compiled radius the tiled kernel on tensor cores makes this job at,
+ * within 1 LSB (variants.cuh, MmaRadii), 0 where it does not; tx and ty
+ * get the balanced taps (balance_taps). */
+static int
+mma_tile_fits (const CudaConvCuda * cuda, const SepJob * job,
+    const CcOutput * out, CudaConvSampleType type, int channels, double *tx,
+    double *ty)
+{
+  int choice = test_choice (CUDACONV_PATH_TENSOR_CORES);
+  int radius = cc::mma_radius (job->rx, job->ry, type, channels);
+  double scale = job->unsharp ? fabs (job->amount) : 1.0;
+
+  if (choice == CUDACONV_CHOICE_NEVER || radius == 0 ||
+      cuda->compute_major < cc::MMA_MIN_COMPUTE || out->shift != 0 ||
+      out->max_value != 255 || (choice == CUDACONV_CHOICE_AUTO &&
+          (job->rx > job->ry ? job->rx : job->ry) < cc::MMA_MIN_RADIUS))
+    return 0;
+  balance_taps (job, tx, ty);
+  if (scale * cc_separable_mma_error (tx, 2 * job->rx + 1, ty,
+          2 * job->ry + 1) > cc::HALF_MAX_ERROR)
     return 0;
   return radius;
+}
+
+/* Whether the kernel in halves sliding down rows makes this job within 1
+ * LSB where the tiled kernel in halves does (half_tile_fits): for whole
+ * frames of 4-byte aligned rows, with no unsharp mask and no offset (see
+ * separable_slide.cu), with the balanced taps (put in tx and ty) and the
+ * horizontal pass first. */
+static int
+slide_fits (const SepJob * job, int radius, const CcPlane * pl,
+    const CcBatch * batch, double *tx, double *ty)
+{
+  if (test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_NEVER ||
+      batch != NULL || pl->src_align < 4 || job->unsharp ||
+      job->offset != 0 ||
+      cc::list_round_up (cc::SlideRadii (), radius) != radius)
+    return 0;
+  balance_taps (job, tx, ty);
+  return cc_separable_half_error (ty, 2 * job->ry + 1, tx,
+      2 * job->rx + 1) <= cc::HALF_MAX_ERROR;
+}
+
+static CudaConvStatus
+run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
+    const double *tx, const double *ty, const CcPlane * pl,
+    const CcOutput * out, int border, cudaStream_t stream,
+    CudaConvError * err)
+{
+  CcSepParams p;
+  /* a test's ALWAYS takes longer strips, that wrap the kernel's ring */
+  int rows = test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_ALWAYS ?
+      7 : cc::SLIDE_ROWS;
+
+  sep_params_init (&p, job, window (pl, out, border, radius, radius),
+      2 * radius + 1, 2 * radius + 1);
+  cc_centre_taps (p.taps_x, p.ntx, tx, 2 * job->rx + 1);
+  cc_centre_taps (p.taps_y, p.nty, ty, 2 * job->ry + 1);
+  return cc_launched (cc_separable_slide_launch (&p, radius, rows, stream),
+      "launching the separable kernel sliding down rows", err);
 }
 
 static int
@@ -366,6 +415,9 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
     return run_mma (cuda, job, mma, tx, ty, pl, out, border, batch, stream,
         err);
   half = half_tile_fits (job, radius, out, type, channels);
+  if (half && slide_fits (job, radius, pl, batch, tx, ty))
+    return run_slide (cuda, job, radius, tx, ty, pl, out, border, stream,
+        err);
 
   if (half)
     CC_TRY (cc_separable_half_shape (radius, &shape));

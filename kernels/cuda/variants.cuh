@@ -108,6 +108,28 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
       list_round_up (HalfTileRadii (), radius) == radius;
 }
 
+/* separable_slide.cu: the same arithmetic, horizontal pass first, with
+ * no tile, at these radii: each warp slides down a strip of SLIDE_ROWS
+ * output rows, a lane holding SLIDE_LANE_PX pixels and lanes 0 and 31
+ * only lending theirs to their neighbours, so a warp makes SLIDE_WARP_PX
+ * columns; SLIDE_WARPS warps a block, in strips one below the other.
+ * Each warp loads at least SLIDE_AHEAD rows ahead of the one it filters.
+ * The planner takes it for whole frames (not batches), filters with no
+ * unsharp mask and no offset, where the tiled kernel in halves would run
+ * and the error bound with the horizontal pass first allows.  Measured on
+ * an H100 (bench/RESULTS.md): at radius 2 it lost at 4K (51.4 us against
+ * 49.3), so it has radius 1 only; strips of 4 rows beat 6, 8, 12 and 16
+ * (a warp works down its strip alone, and each strip reads 2 R rows more
+ * than it makes). */
+using SlideRadii = IntList<1>;
+constexpr int SLIDE_LANE_PX = 4;
+constexpr int SLIDE_WARP_PX = 30 * SLIDE_LANE_PX;
+constexpr int SLIDE_WARPS = 4;
+constexpr int SLIDE_AHEAD = 2;
+constexpr int SLIDE_ROWS = 4;
+static_assert (list_max (SlideRadii ()) <= SLIDE_LANE_PX,
+    "a lane's neighbours hold its halo");
+
 /* separable_mma.cu: the tiled kernel on tensor cores, for 8-bit
  * four-channel planes, at these compiled radii (a radius in between runs
  * at the next one up, its taps padded with zeros), on GPUs of compute
