@@ -702,6 +702,58 @@ group_half_precision (Ctx * ctx, int quick)
   group_report ("half-precision", &g);
 }
 
+/* The kernel in halves that slides down strips of rows
+ * (separable_slide.cu), for separable filters of 8-bit four-channel planes
+ * at radius 1 where its error bound allows: gaussians, boxes, uniform and
+ * rank-1 masks at each border, half of the cases on extremes (0 and 255);
+ * sharpens (an unsharp mask) and radii 2 to 4 check that the planner
+ * leaves them to the tiled kernel.  Widths around its warps' 120 columns
+ * and heights around its strips: the test's choice makes them 7 rows
+ * (several strips in small frames, 9 input rows each, wrapping the ring
+ * of 6), the planner's 4; one case in four takes the planner's, one in
+ * four keeps the kernel out (the tiled kernel in halves, which batches
+ * still take). */
+static void
+group_slide (Ctx * ctx, int quick)
+{
+  static const CaseKind kinds[] = {
+    CASE_GAUSSIAN, CASE_SHARPEN, CASE_BOX_SMALL, CASE_CUSTOM_UNIFORM,
+    CASE_CUSTOM_RANK1
+  };
+  static const int sizes[][2] = {
+    {1, 1}, {3, 2}, {4, 7}, {119, 8}, {120, 14}, {121, 15}, {239, 6},
+    {241, 29}, {361, 3}, {5, 121}
+  };
+  const int n_sizes = (int) (sizeof (sizes) / sizeof (sizes[0]));
+  Group on = { 0 }, off = { 0 };
+  int index = 0;
+
+  for (int k = 0; k < (int) (sizeof (kinds) / sizeof (kinds[0])); k++)
+    for (int radius = 1; radius <= 4; radius++)
+      for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
+        for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
+          CudaConvChoice choice = index % 4 == 3 ? CUDACONV_CHOICE_NEVER :
+              index % 4 == 2 ? CUDACONV_CHOICE_AUTO : CUDACONV_CHOICE_ALWAYS;
+          int w, h;
+          if (index % 2 == 0) {
+            w = sizes[index / 2 % n_sizes][0];
+            h = sizes[index / 2 % n_sizes][1];
+          } else {
+            w = tu_rng_int (ctx->rng, 1, quick ? 400 : 900);
+            h = tu_rng_int (ctx->rng, 1, quick ? 60 : 200);
+          }
+          ctx->extremes = (index / 2) % 2;
+          cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, choice);
+          run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
+              kinds[k], (CudaConvBorder) b, &formats[0], 4, w, h, radius, 0,
+              NULL);
+        }
+  cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
+  ctx->extremes = 0;
+  group_report ("slide", &on);
+  group_report ("slide-off", &off);
+}
+
 /* The tiled separable kernel on tensor cores (separable_mma.cu), for 8-bit
  * four-channel planes at radii up to 32 where its error bound allows:
  * gaussians, sharpens, boxes, uniform masks and random rank-1 masks at
@@ -1133,6 +1185,7 @@ main (int argc, char **argv)
   group_bad_arguments (&ctx);
   group_all_ops (&ctx, quick);
   group_half_precision (&ctx, quick);
+  group_slide (&ctx, quick);
   group_tensor_cores (&ctx, quick);
   group_box_strips (&ctx, quick);
   group_box_fused (&ctx, quick);
