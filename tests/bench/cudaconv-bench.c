@@ -59,7 +59,7 @@ typedef struct
   int no_npp;
   int no_check;
   int profile;
-  /* --box-passes, --tensor-cores: by CudaConvPath */
+  /* --box-passes, --tensor-cores, --slide: by CudaConvPath */
   CudaConvChoice choice[CUDACONV_N_PATHS];
   BenchTimerConfig timer;
 } Options;
@@ -105,6 +105,9 @@ usage (FILE * f)
       "  --tensor-cores T  separable filters of 8-bit RGBA on tensor cores\n"
       "                    wherever they can (on), never (off), or as the\n"
       "                    planner chooses (auto, the default): for A/Bs\n"
+      "  --slide S         separable filters of radius 1 of 8-bit RGBA\n"
+      "                    sliding down rows (on, in strips of 7 rows;\n"
+      "                    auto, the default) or in tiles (off): for A/Bs\n"
       "Random inputs are fresh each run: CUDACONV_TEST_SEED=N replays.\n",
       MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP, PROFILE_RUNS,
       BUDGET_MIN_RUNS,
@@ -208,6 +211,8 @@ parse_options (int argc, char **argv, Options * opt)
     } else if (strcmp (a, "--tensor-cores") == 0) {
       ok = parse_choice (v, "on", "off",
           &opt->choice[CUDACONV_PATH_TENSOR_CORES]);
+    } else if (strcmp (a, "--slide") == 0) {
+      ok = parse_choice (v, "on", "off", &opt->choice[CUDACONV_PATH_SLIDE]);
     } else {
       fprintf (stderr, "cudaconv-bench: unknown option %s\n", a);
       usage (stderr);
