@@ -339,8 +339,7 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
 static CudaConvStatus
 run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
     const double *tx, const double *ty, const CcPlane * pl,
-    const CcOutput * out, int border, cudaStream_t stream,
-    CudaConvError * err)
+    const CcOutput * out, int border, cudaStream_t stream, CudaConvError * err)
 {
   CcSepParams p;
   /* a test's ALWAYS takes longer strips, that wrap the kernel's ring */
@@ -416,8 +415,7 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
         err);
   half = half_tile_fits (job, radius, out, type, channels);
   if (half && slide_fits (job, radius, pl, batch, tx, ty))
-    return run_slide (cuda, job, radius, tx, ty, pl, out, border, stream,
-        err);
+    return run_slide (cuda, job, radius, tx, ty, pl, out, border, stream, err);
 
   if (half)
     CC_TRY (cc_separable_half_shape (radius, &shape));
