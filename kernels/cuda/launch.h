@@ -269,9 +269,9 @@ double cc_separable_half_error (const double *tx, int ntx, const double *ty,
 cudaError_t cc_separable_half_shape (int radius, CcLaunchShape * shape);
 cudaError_t cc_separable_half_launch (const CcSepParams * p, int radius,
     const CcBatch * batch, cudaStream_t stream);
-/* The same arithmetic sliding down strips of rows (separable_slide.cu),
- * at a radius of HalfTileRadii, horizontal pass first: its bound is
- * cc_separable_half_error with the axes swapped. */
+/* The same arithmetic sliding down strips of rows rows high
+ * (separable_slide.cu), at a radius of SlideRadii, horizontal pass first:
+ * its bound is cc_separable_half_error with the axes swapped. */
 cudaError_t cc_separable_slide_launch (const CcSepParams * p, int radius,
     int rows, cudaStream_t stream);
 /* The tiled kernel on tensor cores (separable_mma.cu) at a radius of

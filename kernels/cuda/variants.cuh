@@ -117,10 +117,10 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
  * The planner takes it for whole frames (not batches), filters with no
  * unsharp mask and no offset, where the tiled kernel in halves would run
  * and the error bound with the horizontal pass first allows.  Measured on
- * an H100 (bench/RESULTS.md): at radius 2 it lost at 4K (51.4 us against
- * 49.3), so it has radius 1 only; strips of 4 rows beat 6, 8, 12 and 16
- * (a warp works down its strip alone, and each strip reads 2 R rows more
- * than it makes). */
+ * an H100 (bench/RESULTS.md): at radius 2 it lost at 4K (52.4 us at best
+ * against 49.3), so it has radius 1 only; at 4K strips of 4 rows beat 2,
+ * 3, 6, 8, 12 and 16 (a warp works down its strip alone, and each strip
+ * reads 2 R rows more than it makes). */
 using SlideRadii = IntList<1>;
 constexpr int SLIDE_LANE_PX = 4;
 constexpr int SLIDE_WARP_PX = 30 * SLIDE_LANE_PX;
