@@ -134,13 +134,8 @@ separable_half_compute (const unsigned char *raw, __half * h,
         store_run_masked<T, C, G::P, -1> (pl, p.w.out, masks, x, y, val, in);
       else
         finish_run<T, C, G::P> (pl, p.w.out, x, y, n, val, in);
-    } else if (n == G::P) {
-      store_run_half (pl, masks, x, y, G::P, acc, in);
     } else {
-      /* the plane's last, partial run */
-      float val[G::P][C];
-      half_run_to_float (acc, val);
-      finish_run<T, C, G::P> (pl, p.w.out, x, y, n, val, in);
+      store_run_half (pl, masks, x, y, n, acc, in);
     }
   });
 }

@@ -239,11 +239,8 @@ stencil_run_half (const unsigned char *raw, const __half * hf,
         lap[j][0] = __hmul2 (gain, lap[j][0]);
         lap[j][1] = __hmul2 (gain, lap[j][1]);
       }
-      if (n == P) {
-        store_run_half (pl, masks, x, y, P, lap, in);
-        return;
-      }
-      half_run_to_float (lap, v);
+      store_run_half (pl, masks, x, y, n, lap, in);
+      return;
     } else {
       half_run_to_float (lap, v);
 #pragma unroll
