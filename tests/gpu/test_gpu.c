@@ -702,6 +702,16 @@ group_half_precision (Ctx * ctx, int quick)
   group_report ("half-precision", &g);
 }
 
+/* The cases the tiled separable kernels take (slide and tensor-cores
+ * groups): separable filters, uniform masks, and rank-1 masks. */
+static const CaseKind separable_kinds[] = {
+  CASE_GAUSSIAN, CASE_SHARPEN, CASE_BOX_SMALL, CASE_CUSTOM_UNIFORM,
+  CASE_CUSTOM_RANK1
+};
+
+#define N_SEPARABLE_KINDS \
+  ((int) (sizeof (separable_kinds) / sizeof (separable_kinds[0])))
+
 /* The kernel in halves that slides down strips of rows
  * (separable_slide.cu), for separable filters of 8-bit four-channel planes
  * at radius 1 where its error bound allows: gaussians, boxes, uniform and
@@ -716,10 +726,6 @@ group_half_precision (Ctx * ctx, int quick)
 static void
 group_slide (Ctx * ctx, int quick)
 {
-  static const CaseKind kinds[] = {
-    CASE_GAUSSIAN, CASE_SHARPEN, CASE_BOX_SMALL, CASE_CUSTOM_UNIFORM,
-    CASE_CUSTOM_RANK1
-  };
   static const int sizes[][2] = {
     {1, 1}, {3, 2}, {4, 7}, {119, 8}, {120, 14}, {121, 15}, {239, 6},
     {241, 29}, {361, 3}, {5, 121}
@@ -728,7 +734,7 @@ group_slide (Ctx * ctx, int quick)
   Group on = { 0 }, off = { 0 };
   int index = 0;
 
-  for (int k = 0; k < (int) (sizeof (kinds) / sizeof (kinds[0])); k++)
+  for (int k = 0; k < N_SEPARABLE_KINDS; k++)
     for (int radius = 1; radius <= 4; radius++)
       for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
         for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
@@ -745,8 +751,8 @@ group_slide (Ctx * ctx, int quick)
           ctx->extremes = (index / 2) % 2;
           cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, choice);
           run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
-              kinds[k], (CudaConvBorder) b, &formats[0], 4, w, h, radius, 0,
-              NULL);
+              separable_kinds[k], (CudaConvBorder) b, &formats[0], 4, w, h,
+              radius, 0, NULL);
         }
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
   ctx->extremes = 0;
@@ -769,10 +775,6 @@ group_slide (Ctx * ctx, int quick)
 static void
 group_tensor_cores (Ctx * ctx, int quick)
 {
-  static const CaseKind kinds[] = {
-    CASE_GAUSSIAN, CASE_SHARPEN, CASE_BOX_SMALL, CASE_CUSTOM_UNIFORM,
-    CASE_CUSTOM_RANK1
-  };
   static const int radii[] = { 1, 4, 5, 8, 9, 12, 13, 16, 17, 24, 25, 32 };
   static const int sizes[][2] = {
     {1, 1}, {3, 2}, {65, 33}, {63, 31}, {64, 32}, {129, 17}, {17, 97},
@@ -781,12 +783,13 @@ group_tensor_cores (Ctx * ctx, int quick)
   Group on = { 0 }, off = { 0 };
   int index = 0;
 
-  for (int k = 0; k < (int) (sizeof (kinds) / sizeof (kinds[0])); k++)
+  for (int k = 0; k < N_SEPARABLE_KINDS; k++)
     for (int ri = 0; ri < (int) (sizeof (radii) / sizeof (radii[0])); ri++)
       for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++, index++) {
         int radius = radii[ri], w, h;
         /* boxes past radius 8 take the running sums, not this kernel */
-        if ((kinds[k] == CASE_BOX_SMALL || kinds[k] == CASE_CUSTOM_UNIFORM)
+        if ((separable_kinds[k] == CASE_BOX_SMALL ||
+                separable_kinds[k] == CASE_CUSTOM_UNIFORM)
             && radius > 8)
           radius = 1 + index % 8;
         if (quick && index % 2)
@@ -801,7 +804,7 @@ group_tensor_cores (Ctx * ctx, int quick)
         ctx->extremes = index / 4 % 2;
         cudaconv_cuda_test_path (CUDACONV_PATH_TENSOR_CORES, index % 4 == 2 ?
             CUDACONV_CHOICE_NEVER : CUDACONV_CHOICE_ALWAYS);
-        run_case (ctx, index % 4 == 2 ? &off : &on, kinds[k],
+        run_case (ctx, index % 4 == 2 ? &off : &on, separable_kinds[k],
             (CudaConvBorder) b, &formats[0], 4, w, h, radius, 0, NULL);
       }
   cudaconv_cuda_test_path (CUDACONV_PATH_TENSOR_CORES, CUDACONV_CHOICE_AUTO);
