@@ -346,6 +346,32 @@ template <typename T, int C, int N> struct RunMasks
   }
 };
 
+/* The filter values of one 32-bit word of integer samples (the samples
+ * from first, a multiple of the word's), rounded, clamped and shifted as
+ * finish_sample does, packed.  Channel SKIP (if >= 0) was not computed:
+ * its bits are 0. */
+template <typename T, int C, int SKIP> __device__ __forceinline__ unsigned
+encode_word (const CcOutput & o, const float (&val)[4 / sizeof (T)],
+    int first)
+{
+  constexpr int PER_WORD = 4 / (int) sizeof (T);
+  unsigned enc[PER_WORD];
+#pragma unroll
+  for (int i = 0; i < PER_WORD; i++) {
+    if ((first + i) % C == SKIP) {
+      enc[i] = 0;
+    } else {
+      const float v = fminf (fmaxf (val[i], 0.f), o.max_f);
+      enc[i] = __float_as_uint (v + CC_ROUND_MAGIC) << o.shift;
+    }
+  }
+  if constexpr (sizeof (T) == 1)
+    return __byte_perm (__byte_perm (enc[0], enc[1], 0x0040),
+        __byte_perm (enc[2], enc[3], 0x0040), 0x5410);
+  else
+    return __byte_perm (enc[0], enc[1], 0x5410);
+}
+
 /* Stores a whole run (N pixels at x of row y, 16-byte aligned when the
  * plane allows) of filter values through the channel map in masks; in
  * holds the input pixels where a channel copies them (else anything).
@@ -361,25 +387,14 @@ store_run_masked (const CcPlane & pl, const CcOutput & o,
   const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
 #pragma unroll
   for (int w = 0; w < M::WORDS; w++) {
-    unsigned enc[M::PER_WORD];
+    float v[M::PER_WORD];
 #pragma unroll
     for (int i = 0; i < M::PER_WORD; i++) {
       const int k = w * M::PER_WORD + i;
-      const int c = k % C;
-      if (c == SKIP) {
-        enc[i] = 0;
-      } else {
-        const float v = fminf (fmaxf (val[k / C][c], 0.f), o.max_f);
-        enc[i] = __float_as_uint (v + CC_ROUND_MAGIC) << o.shift;
-      }
+      v[i] = val[k / C][k % C];
     }
-    unsigned packed;
-    if constexpr (sizeof (T) == 1)
-      packed = __byte_perm (__byte_perm (enc[0], enc[1], 0x0040),
-          __byte_perm (enc[2], enc[3], 0x0040), 0x5410);
-    else
-      packed = __byte_perm (enc[0], enc[1], 0x5410);
-    words[w] = (packed & m.filt[w]) | (in_words[w] & m.copy[w]) | m.fill[w];
+    words[w] = (encode_word<T, C, SKIP> (o, v, w * M::PER_WORD) & m.filt[w])
+        | (in_words[w] & m.copy[w]) | m.fill[w];
   }
   run_store<T, C, N> (out, pl.dst + (long long) y * pl.dst_stride, x, N,
       pl.dst_align);
