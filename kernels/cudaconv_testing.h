@@ -48,13 +48,14 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 ALWAYS: radii 1 to 8 too, each block going the longest
  *                 way down the frame it may (so that small test frames
  *                 take every step down); NEVER: the other tiled kernels.
- *   SLIDE         separable filters of radius 1 of 8-bit RGBA-like
- *                 frames in halves sliding down strips of rows
- *                 (separable_slide.cu)
- *                 rather than in tiles (separable_half.cu); AUTO: whole
- *                 frames, no unsharp mask or offset, where its error bound
- *                 allows; ALWAYS: the same, in strips of 7 rows (so that
- *                 small test frames have several). */
+ *   SLIDE         separable filters of radius 1 and the 3x3 stencils of
+ *                 8-bit RGBA-like frames in halves sliding down strips of
+ *                 rows (separable_slide.cu, stencil3x3.cu) rather than in
+ *                 tiles (separable_half.cu, stencil3x3.cu); AUTO: whole
+ *                 frames, for separable filters no unsharp mask or offset
+ *                 and where its error bound allows; ALWAYS: the same, in
+ *                 strips of 7 rows (so that small test frames have
+ *                 several). */
 typedef enum
 {
   CUDACONV_PATH_BOX_FUSED = 0,

@@ -269,9 +269,10 @@ double cc_separable_half_error (const double *tx, int ntx, const double *ty,
 cudaError_t cc_separable_half_shape (int radius, CcLaunchShape * shape);
 cudaError_t cc_separable_half_launch (const CcSepParams * p, int radius,
     const CcBatch * batch, cudaStream_t stream);
-/* The same arithmetic sliding down strips of rows rows high
- * (separable_slide.cu), at a radius of SlideRadii, horizontal pass first:
- * its bound is cc_separable_half_error with the axes swapped. */
+/* The same arithmetic sliding down strips of rows rows high, one of
+ * SlideStripRows (separable_slide.cu), at a radius of SlideRadii,
+ * horizontal pass first: its bound is cc_separable_half_error with the
+ * axes swapped. */
 cudaError_t cc_separable_slide_launch (const CcSepParams * p, int radius,
     int rows, cudaStream_t stream);
 /* The tiled kernel on tensor cores (separable_mma.cu) at a radius of
@@ -309,6 +310,11 @@ cudaError_t cc_stencil_shape (CudaConvSampleType type, int channels,
     CcLaunchShape * shape);
 cudaError_t cc_stencil_launch (const CcMaskParams * p,
     CudaConvSampleType type, int channels, int skip, cudaStream_t stream);
+/* The same stencils of whole 8-bit four-channel planes in halves, sliding
+ * down strips of rows rows high, one of SlideStripRows (stencil3x3.cu);
+ * Sobel leaves channel skip out (cc::skipped_channel). */
+cudaError_t cc_stencil_slide_launch (const CcMaskParams * p, int rows,
+    int skip, cudaStream_t stream);
 
 cudaError_t cc_pixelate_launch (const CcPixelateParams * p, int n_views,
     CudaConvSampleType type, int channels, cudaStream_t stream);

@@ -30,7 +30,8 @@
  *                      passes of running sums (box.cu), their column pass
  *                      in strips for 8-bit samples (cc::box_strip_fits)
  *   SOBEL/LAPLACIAN    stencil3x3.cu (tiled like separable_tile.cu; 8-bit
- *                      RGBA-like planes in pairs of halves, exactly)
+ *                      RGBA-like planes in pairs of halves, exactly,
+ *                      sliding down strips of rows as separable_slide.cu)
  *   MASK               mask2d.cu: taps in parameters up to 9x9, else in
  *                      device memory, applied in 16x16 chunks
  * For 8-bit RGBA-like planes whose alpha or padding channel is copied, the
@@ -336,15 +337,22 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
       2 * job->rx + 1) <= cc::HALF_MAX_ERROR;
 }
 
+/* The rows of a strip of the kernels sliding down rows: a test's ALWAYS
+ * takes longer strips, that wrap the kernels' ring. */
+static int
+slide_rows (void)
+{
+  return test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_ALWAYS ?
+      cc::SLIDE_TEST_ROWS : cc::SLIDE_ROWS;
+}
+
 static CudaConvStatus
 run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
     const double *tx, const double *ty, const CcPlane * pl,
     const CcOutput * out, int border, cudaStream_t stream, CudaConvError * err)
 {
   CcSepParams p;
-  /* a test's ALWAYS takes longer strips, that wrap the kernel's ring */
-  int rows = test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_ALWAYS ?
-      7 : cc::SLIDE_ROWS;
+  int rows = slide_rows ();
 
   sep_params_init (&p, job, window (pl, out, border, radius, radius),
       2 * radius + 1, 2 * radius + 1);
@@ -786,6 +794,19 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
   return s;
 }
 
+/* Whether the 3x3 stencils take the kernel sliding down rows
+ * (stencil3x3.cu): 8-bit four-channel planes of 4-byte aligned rows, with
+ * plain 8-bit outputs (the kernel's Laplacian has only the gain in
+ * halves). */
+static int
+stencil_slide_fits (const CcPlane * pl, const CcOutput * out,
+    CudaConvSampleType type, int channels)
+{
+  return test_choice (CUDACONV_PATH_SLIDE) != CUDACONV_CHOICE_NEVER &&
+      type == CUDACONV_SAMPLE_U8 && channels == 4 && pl->src_align >= 4 &&
+      out->max_value == 255 && out->shift == 0;
+}
+
 static CudaConvStatus
 run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
     const CcPlane * pl, const CcOutput * out, CudaConvSampleType type,
@@ -795,15 +816,20 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   CcLaunchShape shape = { };
   CudaConvStatus s;
 
+  memset (&p, 0, sizeof (p));
+  p.w = window (pl, out, plan->border, 1, 1);
+  p.gain = (float) plan->gain;
+  p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
+  if (stencil_slide_fits (pl, out, type, channels))
+    return cc_launched (cc_stencil_slide_launch (&p, slide_rows (),
+            cc::skipped_channel (type, channels, out), stream),
+        "launching the 3x3 stencil kernel sliding down rows", err);
+
   CC_TRY (cc_stencil_shape (type, channels, &shape));
   s = check_smem (shape.smem, cuda->smem_optin, "the 3x3 stencil kernel",
       err);
   if (s != CUDACONV_OK)
     return s;
-  memset (&p, 0, sizeof (p));
-  p.w = window (pl, out, plan->border, 1, 1);
-  p.gain = (float) plan->gain;
-  p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
   return cc_launched (cc_stencil_launch (&p, type, channels,
           cc::skipped_channel (type, channels, out), stream),
       "launching the 3x3 stencil kernel", err);

@@ -17,6 +17,7 @@
 #include "dispatch.cuh"
 #include "half.cuh"
 #include "raw_tile.cuh"
+#include "slide.cuh"
 
 namespace cc
 {
@@ -167,13 +168,86 @@ stencil_compute (const unsigned char *raw, float *f, const CcMaskParams & p,
   });
 }
 
+/* Stores the first n pixels of a run of 4 at x of row y of the 8-bit
+ * four-channel stencils in halves, from their exact sums (integers of
+ * magnitude at most 4 * 255): the Laplacian's in a, or Sobel's gradients
+ * gx in a and gy in b; in holds the input pixels where a channel copies
+ * them.  Sobel's magnitude and the gain are taken in f32 as the f32 path
+ * takes them, but for channel SKIP (if >= 0), which the map never takes.
+ * Where outputs are plain 8-bit (PLAIN: the caller knows they are), both
+ * are rounded through halves, as the separable kernels' outputs:
+ *   - Sobel's f32 values are rounded to halves, an error below 1/16 LSB
+ *     up to 255 (halves have 11 significant bits) before the rounding to
+ *     integers, so that the output stays within 1 LSB;
+ *   - the Laplacian's gain is a half multiply: for a sum of at most
+ *     255 / gain its error is below 0.2 LSB (the gain rounded to 11 bits,
+ *     the product rounded once), and a larger sum saturates either way;
+ *     the gain is capped at 1024, past which every non-zero sum
+ *     saturates, so that a zero sum stays 0.
+ * Elsewhere the values go through f32 (encode_word). */
+template <bool LAPLACIAN, bool PLAIN, int SKIP> __device__ __forceinline__
+    void
+stencil_store_half (const CcMaskParams & p,
+    const RunMasks<uint8_t, 4, 4> & masks, int x, int y, int n,
+    const __half2 (&a)[4][2], const __half2 (&b)[4][2],
+    const Run<uint8_t, 4, 4> & in)
+{
+  const CcPlane & pl = p.w.plane;
+  __half2 out[4][2];
+  float v[4][4];
+  if constexpr (LAPLACIAN) {
+    const __half2 gain = __float2half2_rn (fminf (p.gain, 1024.f));
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        out[j][h] = __habs2 (a[j][h]);
+    if (PLAIN || (p.w.out.max_value == 255 && p.w.out.shift == 0)) {
+#pragma unroll
+      for (int j = 0; j < 4; j++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+          out[j][h] = __hmul2 (gain, out[j][h]);
+      store_run_half (pl, masks, x, y, n, out, in);
+      return;
+    }
+    half_run_to_float (out, v);
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+#pragma unroll
+      for (int ch = 0; ch < 4; ch++)
+        v[j][ch] *= p.gain;
+  } else {
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const float2 gx = __half22float2 (a[j][h]);
+        const float2 gy = __half22float2 (b[j][h]);
+        v[j][2 * h] = 2 * h == SKIP ? 0.f :
+            p.gain * sqrt_approx (gx.x * gx.x + gy.x * gy.x);
+        v[j][2 * h + 1] = 2 * h + 1 == SKIP ? 0.f :
+            p.gain * sqrt_approx (gx.y * gx.y + gy.y * gy.y);
+        out[j][h] = __floats2half2_rn (v[j][2 * h], v[j][2 * h + 1]);
+      }
+    if constexpr (PLAIN) {
+      store_run_half (pl, masks, x, y, n, out, in);
+      return;
+    }
+  }
+  Run<uint8_t, 4, 4> run;
+  unsigned *words = reinterpret_cast<unsigned *> (run.u.b);
+  const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
+#pragma unroll
+  for (int j = 0; j < 4; j++)
+    words[j] = (encode_word<uint8_t, 4, SKIP> (p.w.out, v[j], 4 * j) &
+        masks.filt[j]) | (in_words[j] & masks.copy[j]) | masks.fill[j];
+  run_store<uint8_t, 4, 4> (run, pl.dst + (long long) y * pl.dst_stride, x,
+      n, pl.dst_align);
+}
+
 /* One run of stencil_compute_half: P pixels at x of row y, run q of the
- * tile's row r.  Sobel's magnitude and the gain are taken in f32 as the
- * f32 path takes them.  The Laplacian's gain is a half multiply where
- * outputs are plain 8-bit: for a sum of at most 255 / gain its error is
- * below 0.2 LSB (the gain rounded to 11 bits, the product rounded once),
- * and a larger sum saturates either way; the gain is capped at 1024, past
- * which every non-zero sum saturates, so that a zero sum stays 0. */
+ * tile's row r. */
 template <bool LAPLACIAN> __device__ __forceinline__ void
 stencil_run_half (const unsigned char *raw, const __half * hf,
     const CcMaskParams & p, const RunMasks<uint8_t, 4, 4> & masks, int r,
@@ -183,16 +257,16 @@ stencil_run_half (const unsigned char *raw, const __half * hf,
   constexpr int C = 4;
   using G = TileGeom<T, C, 1>;
   constexpr int P = G::P;
+  static_assert (P == 4, "stencil_store_half takes runs of 4 pixels");
   constexpr int FIRST = G::HALO - C;
   const CcPlane & pl = p.w.plane;
   const __half2 two = __float2half2_rn (2.f);
   const __half2 minus_four = __float2half2_rn (-4.f);
   /* stream the window column by column, keeping only the column sums
-   * that later outputs need */
+   * that later outputs need; out: the Laplacian's sums or gx, and gy */
   const __half *col = hf + r * G::PITCH + q * G::GS;
   __half2 s0[2], s1[2], d0[2], d1[2], b0[2], b1[2], t1[2];
-  __half2 lap[P][2];
-  float v[P][C];
+  __half2 out_a[P][2], out_b[P][2];
 #pragma unroll
   for (int k = 0; k < P + 2; k++) {
     const int at = G::at (FIRST + 4 * k);
@@ -206,7 +280,7 @@ stencil_run_half (const unsigned char *raw, const __half * hf,
       const __half2 ac = __hadd2 (a[h], c[h]);
       if constexpr (LAPLACIAN) {
         if (k >= 2)
-          lap[k - 2][h] = __habs2 (__hadd2 (__hadd2 (b0[h], b[h]), t1[h]));
+          out_a[k - 2][h] = __hadd2 (__hadd2 (b0[h], b[h]), t1[h]);
         b0[h] = b1[h];
         b1[h] = b[h];
         t1[h] = __hfma2 (minus_four, b[h], ac);
@@ -214,12 +288,8 @@ stencil_run_half (const unsigned char *raw, const __half * hf,
         const __half2 sk = __hfma2 (two, b[h], ac);
         const __half2 dk = __hsub2 (c[h], a[h]);
         if (k >= 2) {
-          const float2 gx = __half22float2 (__hsub2 (sk, s0[h]));
-          const float2 gy = __half22float2 (__hadd2 (__hfma2 (two, d1[h],
-                      d0[h]), dk));
-          v[k - 2][2 * h] = p.gain * sqrt_approx (gx.x * gx.x + gy.x * gy.x);
-          v[k - 2][2 * h + 1] = p.gain * sqrt_approx (gx.y * gx.y +
-              gy.y * gy.y);
+          out_a[k - 2][h] = __hsub2 (sk, s0[h]);
+          out_b[k - 2][h] = __hadd2 (__hfma2 (two, d1[h], d0[h]), dk);
         }
         s0[h] = s1[h];
         s1[h] = sk;
@@ -228,32 +298,100 @@ stencil_run_half (const unsigned char *raw, const __half * hf,
       }
     }
   }
-  const int n = min (P, pl.width - x);
   Run<T, C, P> in;
   tile_run_input<G> (in, raw, r, q);
-  if constexpr (LAPLACIAN) {
-    if (p.w.out.max_value == 255 && p.w.out.shift == 0) {
-      const __half2 gain = __float2half2_rn (fminf (p.gain, 1024.f));
-#pragma unroll
-      for (int j = 0; j < P; j++) {
-        lap[j][0] = __hmul2 (gain, lap[j][0]);
-        lap[j][1] = __hmul2 (gain, lap[j][1]);
-      }
-      store_run_half (pl, masks, x, y, n, lap, in);
-      return;
-    } else {
-      half_run_to_float (lap, v);
-#pragma unroll
-      for (int j = 0; j < P; j++)
-#pragma unroll
-        for (int ch = 0; ch < C; ch++)
-          v[j][ch] *= p.gain;
-    }
+  stencil_store_half<LAPLACIAN, false, -1> (p, masks, x, y,
+      min (P, pl.width - x), out_a, out_b, in);
+}
+
+/* The stencils in halves sliding down strips of rows (slide.cuh), for
+ * whole 8-bit four-channel planes.  Across, a row gives the Laplacian its
+ * pixels m and l + r - 4 m (l, r: the pixels left and right), Sobel
+ * r - l and l + 2 m + r; down, the Laplacian sums m, l + r - 4 m and m
+ * of the rows above, at and below, Sobel's gx r - l with taps 1, 2, 1
+ * and gy l + 2 m + r with taps -1, 0, 1.  Every sum is exact, as in the
+ * tile. */
+template <bool LAPLACIAN, int SKIP> struct StencilSlide
+{
+  static constexpr int R = 1;
+  struct Across
+  {
+    __half2 u[4][2], v[4][2];
+  };
+  /* the Laplacian's sums or gx in a; gy in b */
+  struct Sum
+  {
+    __half2 a[4][2], b[4][2];
+  };
+
+  const CcMaskParams & p;
+  __half2 two, minus_four;
+
+  __device__ __forceinline__ explicit StencilSlide (const CcMaskParams & params)
+      : p (params), two (__float2half2_rn (2.f)),
+      minus_four (__float2half2_rn (-4.f))
+  {
   }
-  if (n == P)
-    store_run_masked<T, C, P, -1> (pl, p.w.out, masks, x, y, v, in);
-  else
-    finish_run<T, C, P> (pl, p.w.out, x, y, n, v, in);
+
+  __device__ __forceinline__ void across (const uint4 & row, Across & o)
+      const
+  {
+    __half2 e[6][2];
+    slide_window<1> (row, e);
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+#pragma unroll
+      for (int h = 0; h < 2; h++) {
+        const __half2 lr = __hadd2 (e[j][h], e[j + 2][h]);
+        if constexpr (LAPLACIAN) {
+          o.u[j][h] = e[j + 1][h];
+          o.v[j][h] = __hfma2 (minus_four, e[j + 1][h], lr);
+        } else {
+          o.u[j][h] = __hsub2 (e[j + 2][h], e[j][h]);
+          o.v[j][h] = __hfma2 (two, e[j + 1][h], lr);
+        }
+      }
+  }
+
+  __device__ __forceinline__ void add (const Across & o, int t, Sum & s)
+      const
+  {
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        if constexpr (LAPLACIAN) {
+          s.a[j][h] = t == 0 ? o.u[j][h] : __hadd2 (s.a[j][h],
+              t == 1 ? o.v[j][h] : o.u[j][h]);
+        } else {
+          s.a[j][h] = t == 0 ? o.u[j][h] : t == 1 ? __hfma2 (two, o.u[j][h],
+              s.a[j][h]) : __hadd2 (s.a[j][h], o.u[j][h]);
+          if (t == 0)
+            s.b[j][h] = o.v[j][h];
+          else if (t == 2)
+            s.b[j][h] = __hsub2 (o.v[j][h], s.b[j][h]);
+        }
+  }
+
+  __device__ __forceinline__ void store (const CcWindow &, const Sum & s,
+      const Run<uint8_t, 4, 4> & in, int x, int y, int n) const
+  {
+    stencil_store_half<LAPLACIAN, true, SKIP> (p,
+        RunMasks<uint8_t, 4, 4> (p.w.out), x, y, n, s.a, s.b, in);
+  }
+};
+
+/* Blocks an SM, as many as fit the registers of strips of SLIDE_ROWS
+ * with no spills: the Laplacian 64, Sobel 80, or 72 with a channel left
+ * out. */
+template <bool LAPLACIAN, int SKIP> constexpr int stencil_slide_blocks =
+    LAPLACIAN ? 8 : SKIP >= 0 ? 7 : 6;
+
+template <bool LAPLACIAN, int SKIP, int ROWS> __global__ void
+__launch_bounds__ (32 * SLIDE_WARPS, stencil_slide_blocks<LAPLACIAN, SKIP>)
+stencil_slide (const __grid_constant__ CcMaskParams p)
+{
+  slide_strip<ROWS> (StencilSlide<LAPLACIAN, SKIP> (p), p.w);
 }
 
 /* stencil_compute for 8-bit four-channel planes: the tile in halves (hf),
@@ -349,6 +487,27 @@ struct StencilLaunch
 };
 
 }                               /* namespace cc */
+
+extern "C" cudaError_t
+cc_stencil_slide_launch (const CcMaskParams * p, int rows, int skip,
+    cudaStream_t stream)
+{
+  return cc::dispatch_list (cc::SlideStripRows (), rows,[&](auto h) {
+        constexpr int ROWS = decltype (h)::value;
+        const dim3 grid = cc::slide_grid (p->w.plane, ROWS);
+        if (p->laplacian) {
+          /* its outputs are all made in pairs of halves */
+          cc::stencil_slide<true, -1, ROWS> <<<grid, 32 * cc::SLIDE_WARPS, 0,
+              stream>>> (*p);
+          return cudaGetLastError ();
+        }
+        return cc::dispatch_skip<uint8_t, 4> (skip,[&](auto k) {
+              cc::stencil_slide<false, decltype (k)::value, ROWS> <<<grid,
+                  32 * cc::SLIDE_WARPS, 0, stream>>> (*p);
+              return cudaGetLastError ();
+            });
+      });
+}
 
 extern "C" cudaError_t
 cc_stencil_shape (CudaConvSampleType type, int channels,

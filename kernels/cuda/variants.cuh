@@ -127,6 +127,10 @@ constexpr int SLIDE_WARP_PX = 30 * SLIDE_LANE_PX;
 constexpr int SLIDE_WARPS = 4;
 constexpr int SLIDE_AHEAD = 2;
 constexpr int SLIDE_ROWS = 4;
+/* The strip heights compiled (a kernel each): the planner's, and longer
+ * strips for the tests, that wrap the ring (cudaconv_testing.h). */
+constexpr int SLIDE_TEST_ROWS = 7;
+using SlideStripRows = IntList<SLIDE_ROWS, SLIDE_TEST_ROWS>;
 static_assert (list_max (SlideRadii ()) <= SLIDE_LANE_PX,
     "a lane's neighbours hold its halo");
 
