@@ -712,17 +712,19 @@ static const CaseKind separable_kinds[] = {
 #define N_SEPARABLE_KINDS \
   ((int) (sizeof (separable_kinds) / sizeof (separable_kinds[0])))
 
-/* The kernel in halves that slides down strips of rows
- * (separable_slide.cu), for separable filters of 8-bit four-channel planes
- * at radius 1 where its error bound allows: gaussians, boxes, uniform and
- * rank-1 masks at each border, half of the cases on extremes (0 and 255);
- * sharpens (an unsharp mask) and radii 2 to 4 check that the planner
- * leaves them to the tiled kernel.  Widths around its warps' 120 columns
- * and heights around its strips: the test's choice makes them 7 rows
- * (several strips in small frames, 9 input rows each, wrapping the ring
- * of 6), the planner's 4; one case in four takes the planner's, one in
- * four keeps the kernel out (the tiled kernel in halves, which batches
- * still take). */
+/* The kernels in halves that slide down strips of rows, for 8-bit
+ * four-channel planes: separable_slide.cu for separable filters at radius
+ * 1 where its error bound allows (gaussians, boxes, uniform and rank-1
+ * masks), stencil3x3.cu's for Sobel and the Laplacian, at each border,
+ * half of the cases on extremes (0 and 255); sharpens (an unsharp mask)
+ * and radii 2 to 4 check that the planner leaves them to the tiled
+ * kernel, and sources starting off a 4-byte boundary that it leaves the
+ * stencils to theirs.  Widths around the warps' 120 columns and heights
+ * around the strips: the test's choice makes them 7 rows (several strips
+ * in small frames, 9 input rows each, wrapping the ring of 6), the
+ * planner's 4; one case in four takes the planner's, one in four keeps
+ * the kernels out (the tiled kernels in halves, which batches still
+ * take). */
 static void
 group_slide (Ctx * ctx, int quick)
 {
@@ -731,10 +733,12 @@ group_slide (Ctx * ctx, int quick)
     {241, 29}, {361, 3}, {5, 121}
   };
   const int n_sizes = (int) (sizeof (sizes) / sizeof (sizes[0]));
+  const int n_kinds = N_SEPARABLE_KINDS + 2;
   Group on = { 0 }, off = { 0 };
   int index = 0;
 
-  for (int k = 0; k < N_SEPARABLE_KINDS; k++)
+  for (int k = 0; k < n_kinds; k++)
+    /* the stencils have no radius: their four rounds are more sizes */
     for (int radius = 1; radius <= 4; radius++)
       for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
         for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
@@ -750,9 +754,14 @@ group_slide (Ctx * ctx, int quick)
           }
           ctx->extremes = (index / 2) % 2;
           cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, choice);
-          run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
-              separable_kinds[k], (CudaConvBorder) b, &formats[0], 4, w, h,
-              radius, 0, NULL);
+          if (k < N_SEPARABLE_KINDS)
+            run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
+                separable_kinds[k], (CudaConvBorder) b, &formats[0], 4, w,
+                h, radius, 0, NULL);
+          else
+            run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
+                k == N_SEPARABLE_KINDS ? CASE_SOBEL : CASE_LAPLACIAN,
+                (CudaConvBorder) b, &formats[0], 4, w, h, 0, 0, NULL);
         }
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
   ctx->extremes = 0;
