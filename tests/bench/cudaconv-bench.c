@@ -105,9 +105,10 @@ usage (FILE * f)
       "  --tensor-cores T  separable filters of 8-bit RGBA on tensor cores\n"
       "                    wherever they can (on), never (off), or as the\n"
       "                    planner chooses (auto, the default): for A/Bs\n"
-      "  --slide S         separable filters of radius 1 of 8-bit RGBA\n"
-      "                    sliding down rows (on, in strips of 7 rows;\n"
-      "                    auto, the default) or in tiles (off): for A/Bs\n"
+      "  --slide S         separable filters of radius 1 and the 3x3\n"
+      "                    stencils of 8-bit RGBA sliding down rows (on,\n"
+      "                    in strips of 7 rows; auto, the default) or in\n"
+      "                    tiles (off): for A/Bs\n"
       "Random inputs are fresh each run: CUDACONV_TEST_SEED=N replays.\n",
       MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP, PROFILE_RUNS,
       BUDGET_MIN_RUNS,
