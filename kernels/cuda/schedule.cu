@@ -337,13 +337,33 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
       2 * job->rx + 1) <= cc::HALF_MAX_ERROR;
 }
 
-/* The rows of a strip of the kernels sliding down rows: a test's ALWAYS
- * takes longer strips, that wrap the kernels' ring. */
+/* The strip height of a kernel sliding down rows whose launch bounds are
+ * blocks an SM: SLIDE_ROWS, unless the frame's strips of SLIDE_ROWS need
+ * more than one wave of resident blocks and at most two, where the second
+ * wave would cost nearly a strip's whole time again: then the shortest of
+ * SlideWaveRows that fits the frame in one wave.  A test's ALWAYS takes
+ * SLIDE_TEST_ROWS, which wrap the kernels' ring. */
 static int
-slide_rows (void)
+slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks)
 {
-  return test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_ALWAYS ?
-      cc::SLIDE_TEST_ROWS : cc::SLIDE_ROWS;
+  const long long resident = (long long) cuda->sm_count * blocks;
+  const long long columns = (pl->width + cc::SLIDE_WARP_PX - 1) /
+      cc::SLIDE_WARP_PX;
+  auto grid =[&](int rows) {
+    long long strips = (pl->height + rows - 1) / rows;
+    return columns * ((strips + cc::SLIDE_WARPS - 1) / cc::SLIDE_WARPS);
+  };
+  int rows;
+
+  if (test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_ALWAYS)
+    return cc::SLIDE_TEST_ROWS;
+  if (grid (cc::SLIDE_ROWS) <= resident || grid (cc::SLIDE_ROWS) >
+      2 * resident)
+    return cc::SLIDE_ROWS;
+  rows = cc::list_first (cc::SlideWaveRows (),[&](int r) {
+        return grid (r) <= resident;
+      });
+  return rows > 0 ? rows : cc::SLIDE_ROWS;
 }
 
 static CudaConvStatus
@@ -352,7 +372,7 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
     const CcOutput * out, int border, cudaStream_t stream, CudaConvError * err)
 {
   CcSepParams p;
-  int rows = slide_rows ();
+  int rows = slide_rows (cuda, pl, cc::SLIDE_BLOCKS);
 
   sep_params_init (&p, job, window (pl, out, border, radius, radius),
       2 * radius + 1, 2 * radius + 1);
@@ -820,10 +840,14 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   p.w = window (pl, out, plan->border, 1, 1);
   p.gain = (float) plan->gain;
   p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
-  if (stencil_slide_fits (pl, out, type, channels))
-    return cc_launched (cc_stencil_slide_launch (&p, slide_rows (),
-            cc::skipped_channel (type, channels, out), stream),
+  if (stencil_slide_fits (pl, out, type, channels)) {
+    int skip = cc::skipped_channel (type, channels, out);
+    int blocks = p.laplacian ? cc::SLIDE_BLOCKS :
+        cc::sobel_slide_blocks (skip);
+    return cc_launched (cc_stencil_slide_launch (&p, slide_rows (cuda, pl,
+                blocks), skip, stream),
         "launching the 3x3 stencil kernel sliding down rows", err);
+  }
 
   CC_TRY (cc_stencil_shape (type, channels, &shape));
   s = check_smem (shape.smem, cuda->smem_optin, "the 3x3 stencil kernel",

@@ -75,9 +75,8 @@ template <int RADIUS> struct SeparableSlide
 /* Filters with no unsharp mask and no offset (the planner's rule: with
  * them, their f32 arithmetic took the registers that keep this kernel
  * ahead). */
-constexpr int SEPARABLE_SLIDE_BLOCKS = 8;
 template <int R, int ROWS> __global__ void
-__launch_bounds__ (32 * SLIDE_WARPS, SEPARABLE_SLIDE_BLOCKS)
+__launch_bounds__ (32 * SLIDE_WARPS, SLIDE_BLOCKS)
 separable_slide (const __grid_constant__ CcSepParams p)
 {
   slide_strip<ROWS> (SeparableSlide<R> (p), p.w);

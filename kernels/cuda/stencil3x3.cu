@@ -381,14 +381,9 @@ template <bool LAPLACIAN, int SKIP> struct StencilSlide
   }
 };
 
-/* Blocks an SM, as many as fit the registers of strips of SLIDE_ROWS
- * with no spills: the Laplacian 64, Sobel 80, or 72 with a channel left
- * out. */
-template <bool LAPLACIAN, int SKIP> constexpr int stencil_slide_blocks =
-    LAPLACIAN ? 8 : SKIP >= 0 ? 7 : 6;
-
 template <bool LAPLACIAN, int SKIP, int ROWS> __global__ void
-__launch_bounds__ (32 * SLIDE_WARPS, stencil_slide_blocks<LAPLACIAN, SKIP>)
+__launch_bounds__ (32 * SLIDE_WARPS, LAPLACIAN ? SLIDE_BLOCKS :
+    sobel_slide_blocks (SKIP))
 stencil_slide (const __grid_constant__ CcMaskParams p)
 {
   slide_strip<ROWS> (StencilSlide<LAPLACIAN, SKIP> (p), p.w);

@@ -43,6 +43,15 @@ list_round_up (IntList<V...>, int value)
   return best;
 }
 
+/* The first entry of the list for which pred holds, 0 when none does. */
+template <int... V, class P> constexpr int
+list_first (IntList<V...>, const P & pred)
+{
+  int found = 0;
+  (void) ((pred (V) ? (found = V, true) : false) || ...);
+  return found;
+}
+
 template <typename T> constexpr CudaConvSampleType
 sample_type_of ()
 {
@@ -127,10 +136,25 @@ constexpr int SLIDE_WARP_PX = 30 * SLIDE_LANE_PX;
 constexpr int SLIDE_WARPS = 4;
 constexpr int SLIDE_AHEAD = 2;
 constexpr int SLIDE_ROWS = 4;
-/* The strip heights compiled (a kernel each): the planner's, and longer
- * strips for the tests, that wrap the ring (cudaconv_testing.h). */
+/* Longer strips where a frame's strips of SLIDE_ROWS would need a little
+ * more than one wave of the resident blocks (1080p RGBA on an H100: 1088
+ * blocks, 1056 resident): the shortest of these that fits them in one
+ * (the planner's slide_rows). */
+using SlideWaveRows = IntList<5, 6, 8>;
+/* The tests' strips, that wrap the ring (cudaconv_testing.h). */
 constexpr int SLIDE_TEST_ROWS = 7;
-using SlideStripRows = IntList<SLIDE_ROWS, SLIDE_TEST_ROWS>;
+/* The strip heights compiled, a kernel each. */
+using SlideStripRows = IntList<SLIDE_ROWS, 5, 6, 8, SLIDE_TEST_ROWS>;
+/* Blocks an SM of each kernel sliding down rows (its launch bounds), as
+ * many as fit its registers at SLIDE_ROWS with no spills: the separable
+ * filters and the Laplacian 64 registers, Sobel 80, or 72 with a channel
+ * left out (skipped_channel). */
+constexpr int SLIDE_BLOCKS = 8;
+constexpr int
+sobel_slide_blocks (int skip)
+{
+  return skip >= 0 ? 7 : 6;
+}
 static_assert (list_max (SlideRadii ()) <= SLIDE_LANE_PX,
     "a lane's neighbours hold its halo");
 
