@@ -19,8 +19,9 @@
  *                      for 8-bit RGBA-like planes on tensor cores
  *                      (separable_mma.cu) from radius 9 on and in packed
  *                      halves up to 4, where their error bounds allow:
- *                      sliding down strips of rows (separable_slide.cu),
- *                      or for batches in tiles (separable_half.cu);
+ *                      at radii 1 and 2 sliding down strips of rows
+ *                      (separable_slide.cu), else and for batches in
+ *                      tiles (separable_half.cu);
  *                      otherwise the fused kernel with run-time taps
  *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
  *                      row pass + column pass through f32 scratch
@@ -339,10 +340,11 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
 
 /* The strip height of a kernel sliding down rows whose launch bounds are
  * blocks an SM: SLIDE_ROWS, unless the frame's strips of SLIDE_ROWS need
- * more than one wave of resident blocks and at most two, where the second
- * wave would cost nearly a strip's whole time again: then the shortest of
- * SlideWaveRows that fits the frame in one wave.  A test's ALWAYS takes
- * SLIDE_TEST_ROWS, which wrap the kernels' ring. */
+ * a little more than one wave of resident blocks (at most SLIDE_WAVE_TAIL
+ * % more), where the small second wave would cost nearly a strip's whole
+ * time again: then the shortest of SlideWaveRows that fits the frame in
+ * one wave.  A test's ALWAYS takes SLIDE_TEST_ROWS, which wrap the
+ * kernels' ring. */
 static int
 slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks)
 {
@@ -357,8 +359,8 @@ slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks)
 
   if (test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_ALWAYS)
     return cc::SLIDE_TEST_ROWS;
-  if (grid (cc::SLIDE_ROWS) <= resident || grid (cc::SLIDE_ROWS) >
-      2 * resident)
+  if (grid (cc::SLIDE_ROWS) <= resident || grid (cc::SLIDE_ROWS) * 100 >
+      resident * (100 + cc::SLIDE_WAVE_TAIL))
     return cc::SLIDE_ROWS;
   rows = cc::list_first (cc::SlideWaveRows (),[&](int r) {
         return grid (r) <= resident;
@@ -372,7 +374,7 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
     const CcOutput * out, int border, cudaStream_t stream, CudaConvError * err)
 {
   CcSepParams p;
-  int rows = slide_rows (cuda, pl, cc::SLIDE_BLOCKS);
+  int rows = slide_rows (cuda, pl, cc::slide_blocks (radius));
 
   sep_params_init (&p, job, window (pl, out, border, radius, radius),
       2 * radius + 1, 2 * radius + 1);
@@ -842,7 +844,7 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
   if (stencil_slide_fits (pl, out, type, channels)) {
     int skip = cc::skipped_channel (type, channels, out);
-    int blocks = p.laplacian ? cc::SLIDE_BLOCKS :
+    int blocks = p.laplacian ? cc::slide_blocks (1) :
         cc::sobel_slide_blocks (skip);
     return cc_launched (cc_stencil_slide_launch (&p, slide_rows (cuda, pl,
                 blocks), skip, stream),

@@ -76,7 +76,7 @@ template <int RADIUS> struct SeparableSlide
  * them, their f32 arithmetic took the registers that keep this kernel
  * ahead). */
 template <int R, int ROWS> __global__ void
-__launch_bounds__ (32 * SLIDE_WARPS, SLIDE_BLOCKS)
+__launch_bounds__ (32 * SLIDE_WARPS, slide_blocks (R))
 separable_slide (const __grid_constant__ CcSepParams p)
 {
   slide_strip<ROWS> (SeparableSlide<R> (p), p.w);

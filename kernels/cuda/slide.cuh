@@ -7,8 +7,8 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The loop that the filters of radius 1 with no tile share (the
- * separable filters in separable_slide.cu, the 3x3 stencils in
+/* The loop that the small filters with no tile share (the separable
+ * filters of radius 1 and 2 in separable_slide.cu, the 3x3 stencils in
  * stencil3x3.cu).  Each warp walks a strip of rows down the plane, a lane
  * holding 4 pixels (16 bytes a row), and passes every input row once:
  *   1. across: the filter's horizontal work on the row, the R pixels on

@@ -126,30 +126,39 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
  * The planner takes it for whole frames (not batches), filters with no
  * unsharp mask and no offset, where the tiled kernel in halves would run
  * and the error bound with the horizontal pass first allows.  Measured on
- * an H100 (bench/RESULTS.md): at radius 2 it lost at 4K (52.4 us at best
- * against 49.3), so it has radius 1 only; at 4K strips of 4 rows beat 2,
- * 3, 6, 8, 12 and 16 (a warp works down its strip alone, and each strip
- * reads 2 R rows more than it makes). */
-using SlideRadii = IntList<1>;
+ * an H100 (bench/RESULTS.md): at radius 2 it beats the tile by 1 % at 4K
+ * and 17 % at 1080p; at radius 4 it lost (86.8 us at best at 4K against
+ * 58.4), and radius 3 is not measured, so those stay on the tile.  At 4K
+ * strips of 4 rows beat 2, 3, 5, 6, 8, 12 and 16 (a warp works down its
+ * strip alone, and each strip reads 2 R rows more than it makes). */
+using SlideRadii = IntList<1, 2>;
 constexpr int SLIDE_LANE_PX = 4;
 constexpr int SLIDE_WARP_PX = 30 * SLIDE_LANE_PX;
 constexpr int SLIDE_WARPS = 4;
 constexpr int SLIDE_AHEAD = 2;
 constexpr int SLIDE_ROWS = 4;
 /* Longer strips where a frame's strips of SLIDE_ROWS would need a little
- * more than one wave of the resident blocks (1080p RGBA on an H100: 1088
- * blocks, 1056 resident): the shortest of these that fits them in one
- * (the planner's slide_rows). */
+ * more than one wave of the resident blocks, at most SLIDE_WAVE_TAIL %
+ * more (1080p RGBA at radius 1 on an H100: 1088 blocks, 1056 resident):
+ * the shortest of these that fits them in one (the planner's slide_rows).
+ * With a larger second wave 4 rows were faster (1080p at radius 2: 1.65
+ * waves, 21.6 us against 22.9 to 23.2). */
 using SlideWaveRows = IntList<5, 6, 8>;
+constexpr int SLIDE_WAVE_TAIL = 25;
 /* The tests' strips, that wrap the ring (cudaconv_testing.h). */
 constexpr int SLIDE_TEST_ROWS = 7;
 /* The strip heights compiled, a kernel each. */
 using SlideStripRows = IntList<SLIDE_ROWS, 5, 6, 8, SLIDE_TEST_ROWS>;
 /* Blocks an SM of each kernel sliding down rows (its launch bounds), as
  * many as fit its registers at SLIDE_ROWS with no spills: the separable
- * filters and the Laplacian 64 registers, Sobel 80, or 72 with a channel
- * left out (skipped_channel). */
-constexpr int SLIDE_BLOCKS = 8;
+ * filters 64 registers at radius 1 and 90 at 2; the Laplacian 64; Sobel
+ * 80, or 72 with a channel left out (skipped_channel). */
+constexpr int
+slide_blocks (int radius)
+{
+  return radius == 1 ? 8 : 5;
+}
+
 constexpr int
 sobel_slide_blocks (int skip)
 {

@@ -105,7 +105,7 @@ usage (FILE * f)
       "  --tensor-cores T  separable filters of 8-bit RGBA on tensor cores\n"
       "                    wherever they can (on), never (off), or as the\n"
       "                    planner chooses (auto, the default): for A/Bs\n"
-      "  --slide S         separable filters of radius 1 and the 3x3\n"
+      "  --slide S         separable filters of radius 1, 2 and the 3x3\n"
       "                    stencils of 8-bit RGBA sliding down rows (on,\n"
       "                    in strips of 7 rows; auto, the default) or in\n"
       "                    tiles (off): for A/Bs\n"

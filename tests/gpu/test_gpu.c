@@ -713,16 +713,17 @@ static const CaseKind separable_kinds[] = {
   ((int) (sizeof (separable_kinds) / sizeof (separable_kinds[0])))
 
 /* The kernels in halves that slide down strips of rows, for 8-bit
- * four-channel planes: separable_slide.cu for separable filters at radius
- * 1 where its error bound allows (gaussians, boxes, uniform and rank-1
- * masks), stencil3x3.cu's for Sobel and the Laplacian, at each border,
- * half of the cases on extremes (0 and 255); sharpens (an unsharp mask)
- * and radii 2 to 4 check that the planner leaves them to the tiled
+ * four-channel planes: separable_slide.cu for separable filters at radii
+ * 1 and 2 where its error bound allows (gaussians, boxes, uniform and
+ * rank-1 masks), stencil3x3.cu's for Sobel and the Laplacian, at each
+ * border, half of the cases on extremes (0 and 255); sharpens (an unsharp
+ * mask) and radii 3 and 4 check that the planner leaves them to the tiled
  * kernel, and sources starting off a 4-byte boundary that it leaves the
  * stencils to theirs.  Widths around the warps' 120 columns and heights
  * around the strips: the test's choice makes them 7 rows (several strips
- * in small frames, 9 input rows each, wrapping the ring of 6), the
- * planner's 4; one case in four takes the planner's, one in four keeps
+ * in small frames, 9 or 11 input rows each, wrapping the rings of 6 and
+ * 5), the planner's 4 to 8; one case in four takes the planner's, one in
+ * four keeps
  * the kernels out (the tiled kernels in halves, which batches still
  * take). */
 static void
