@@ -342,9 +342,8 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
  * blocks an SM: SLIDE_ROWS, unless the frame's strips of SLIDE_ROWS need
  * a little more than one wave of resident blocks (at most SLIDE_WAVE_TAIL
  * % more), where the small second wave would cost nearly a strip's whole
- * time again: then the shortest of SlideWaveRows that fits the frame in
- * one wave.  A test's ALWAYS takes SLIDE_TEST_ROWS, which wrap the
- * kernels' ring. */
+ * time again: then SLIDE_WAVE_ROWS where they fit the frame in one wave.
+ * A test's ALWAYS takes SLIDE_TEST_ROWS, which wrap the kernels' ring. */
 static int
 slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks)
 {
@@ -355,17 +354,14 @@ slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks)
     long long strips = (pl->height + rows - 1) / rows;
     return columns * ((strips + cc::SLIDE_WARPS - 1) / cc::SLIDE_WARPS);
   };
-  int rows;
 
   if (test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_ALWAYS)
     return cc::SLIDE_TEST_ROWS;
-  if (grid (cc::SLIDE_ROWS) <= resident || grid (cc::SLIDE_ROWS) * 100 >
-      resident * (100 + cc::SLIDE_WAVE_TAIL))
-    return cc::SLIDE_ROWS;
-  rows = cc::list_first (cc::SlideWaveRows (),[&](int r) {
-        return grid (r) <= resident;
-      });
-  return rows > 0 ? rows : cc::SLIDE_ROWS;
+  if (grid (cc::SLIDE_ROWS) > resident && grid (cc::SLIDE_ROWS) * 100 <=
+      resident * (100 + cc::SLIDE_WAVE_TAIL) &&
+      grid (cc::SLIDE_WAVE_ROWS) <= resident)
+    return cc::SLIDE_WAVE_ROWS;
+  return cc::SLIDE_ROWS;
 }
 
 static CudaConvStatus

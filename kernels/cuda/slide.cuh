@@ -36,9 +36,9 @@ namespace cc
 {
 
 /* The ring of input rows for radius R: rows k - R (the input of the
- * output row made at step k) to k + AHEAD, at least SLIDE_AHEAD, and a
- * multiple of TAPS rows, so that one unrolled round of RING rows indexes
- * both the ring and the sums at compile time. */
+ * output row made at step k) to k + AHEAD, AHEAD at least SLIDE_AHEAD and
+ * rounded up so that the ring is a multiple of TAPS rows (4 ahead at
+ * radius 1, 2 at radius 2: what was measured). */
 template <int R> struct SlideGeom
 {
   static constexpr int TAPS = 2 * R + 1;
@@ -48,9 +48,9 @@ template <int R> struct SlideGeom
 };
 
 /* A lane's 4 pixels of plane row y (any integer), from pixel x: one
- * vector load where they are inside the plane (inside: they are, 16-byte
- * aligned, at from at), else each through the border (a constant border's
- * samples read 0). */
+ * vector load from at where inside (the 4 pixels lie in the plane, 16-byte
+ * aligned), else each through the border (a constant border's samples
+ * read 0). */
 __device__ __forceinline__ uint4
 slide_load (const unsigned char *at, bool inside, const CcPlane & pl,
     int border, int x, int y)

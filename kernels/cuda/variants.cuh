@@ -43,15 +43,6 @@ list_round_up (IntList<V...>, int value)
   return best;
 }
 
-/* The first entry of the list for which pred holds, 0 when none does. */
-template <int... V, class P> constexpr int
-list_first (IntList<V...>, const P & pred)
-{
-  int found = 0;
-  (void) ((pred (V) ? (found = V, true) : false) || ...);
-  return found;
-}
-
 template <typename T> constexpr CudaConvSampleType
 sample_type_of ()
 {
@@ -139,16 +130,18 @@ constexpr int SLIDE_AHEAD = 2;
 constexpr int SLIDE_ROWS = 4;
 /* Longer strips where a frame's strips of SLIDE_ROWS would need a little
  * more than one wave of the resident blocks, at most SLIDE_WAVE_TAIL %
- * more (1080p RGBA at radius 1 on an H100: 1088 blocks, 1056 resident):
- * the shortest of these that fits them in one (the planner's slide_rows).
- * With a larger second wave 4 rows were faster (1080p at radius 2: 1.65
- * waves, 21.6 us against 22.9 to 23.2). */
-using SlideWaveRows = IntList<5, 6, 8>;
+ * more (1080p RGBA at radius 1 on an H100: 1088 blocks, 1056 resident),
+ * and these fit it in one (the planner's slide_rows).  With a larger
+ * second wave 4 rows were faster (1080p at radius 2: 1.65 waves, 21.6 us
+ * against 22.9 to 23.2 for 6 and 8 rows); where strips of 5 need more
+ * than one wave, so do 6 unless rounding saves a block row, and 6 gained
+ * nothing at 1080p (15.9 us against 15.7 for 4 at radius 1). */
+constexpr int SLIDE_WAVE_ROWS = 5;
 constexpr int SLIDE_WAVE_TAIL = 25;
 /* The tests' strips, that wrap the ring (cudaconv_testing.h). */
 constexpr int SLIDE_TEST_ROWS = 7;
 /* The strip heights compiled, a kernel each. */
-using SlideStripRows = IntList<SLIDE_ROWS, 5, 6, 8, SLIDE_TEST_ROWS>;
+using SlideStripRows = IntList<SLIDE_ROWS, SLIDE_WAVE_ROWS, SLIDE_TEST_ROWS>;
 /* Blocks an SM of each kernel sliding down rows (its launch bounds), as
  * many as fit its registers at SLIDE_ROWS with no spills: the separable
  * filters 64 registers at radius 1 and 90 at 2; the Laplacian 64; Sobel

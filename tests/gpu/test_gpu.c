@@ -722,10 +722,9 @@ static const CaseKind separable_kinds[] = {
  * stencils to theirs.  Widths around the warps' 120 columns and heights
  * around the strips: the test's choice makes them 7 rows (several strips
  * in small frames, 9 or 11 input rows each, wrapping the rings of 6 and
- * 5), the planner's 4 to 8; one case in four takes the planner's, one in
- * four keeps
- * the kernels out (the tiled kernels in halves, which batches still
- * take). */
+ * 5), the planner's 4 (group_slide_waves: its 5); one case in four takes
+ * the planner's, one in four keeps the kernels out (the tiled kernels in
+ * halves, which batches still take). */
 static void
 group_slide (Ctx * ctx, int quick)
 {
@@ -768,6 +767,44 @@ group_slide (Ctx * ctx, int quick)
   ctx->extremes = 0;
   group_report ("slide", &on);
   group_report ("slide-off", &off);
+}
+
+/* Frames whose strips of 4 rows need a little more than one wave of the
+ * sliding kernels' resident blocks, where the planner takes strips of 5
+ * (variants.cuh: SLIDE_WAVE_ROWS; a warp makes 120 columns, a block 4
+ * strips).  The blocks an SM are the kernels' launch bounds there: 8 at
+ * radius 1 and for the Laplacian, 5 at radius 2, 7 for Sobel with a
+ * channel copied and 6 without (both sizes take 5 rows either way).  Each
+ * frame is 1920 pixels wide, 16 columns of blocks, and one row of blocks
+ * taller than a wave of strips of 4.  Should those bounds change, these
+ * frames take strips of 4: still checked, but no longer of 5. */
+static void
+group_slide_waves (Ctx * ctx, int quick)
+{
+  static const struct
+  {
+    CaseKind kind;
+    int radius;
+    int blocks;
+  } cases[] = {
+    {CASE_GAUSSIAN, 1, 8}, {CASE_BOX_SMALL, 1, 8}, {CASE_LAPLACIAN, 0, 8},
+    {CASE_SOBEL, 0, 7}, {CASE_SOBEL, 0, 6}, {CASE_GAUSSIAN, 2, 5},
+  };
+  Group g = { 0 };
+  int sms = 0;
+
+  if (!CHECK_CUDA (cudaDeviceGetAttribute (&sms,
+              cudaDevAttrMultiProcessorCount, 0))) {
+    tu_check (ctx->tally, 0);
+    return;
+  }
+  for (int i = 0; i < (int) (sizeof (cases) / sizeof (cases[0])); i++)
+    for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b += quick ? 2 : 1) {
+      int h = 16 * (sms * cases[i].blocks / 16 + 1);
+      run_case (ctx, &g, cases[i].kind, (CudaConvBorder) b, &formats[0], 4,
+          1920, h - tu_rng_int (ctx->rng, 0, 3), cases[i].radius, 0, NULL);
+    }
+  group_report ("slide-waves", &g);
 }
 
 /* The tiled separable kernel on tensor cores (separable_mma.cu), for 8-bit
@@ -1199,6 +1236,7 @@ main (int argc, char **argv)
   group_all_ops (&ctx, quick);
   group_half_precision (&ctx, quick);
   group_slide (&ctx, quick);
+  group_slide_waves (&ctx, quick);
   group_tensor_cores (&ctx, quick);
   group_box_strips (&ctx, quick);
   group_box_fused (&ctx, quick);
