@@ -744,6 +744,8 @@ group_slide (Ctx * ctx, int quick)
         for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
           CudaConvChoice choice = index % 4 == 3 ? CUDACONV_CHOICE_NEVER :
               index % 4 == 2 ? CUDACONV_CHOICE_AUTO : CUDACONV_CHOICE_ALWAYS;
+          CaseKind kind = k < N_SEPARABLE_KINDS ? separable_kinds[k] :
+              k == N_SEPARABLE_KINDS ? CASE_SOBEL : CASE_LAPLACIAN;
           int w, h;
           if (index % 2 == 0) {
             w = sizes[index / 2 % n_sizes][0];
@@ -754,14 +756,9 @@ group_slide (Ctx * ctx, int quick)
           }
           ctx->extremes = (index / 2) % 2;
           cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, choice);
-          if (k < N_SEPARABLE_KINDS)
-            run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
-                separable_kinds[k], (CudaConvBorder) b, &formats[0], 4, w,
-                h, radius, 0, NULL);
-          else
-            run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
-                k == N_SEPARABLE_KINDS ? CASE_SOBEL : CASE_LAPLACIAN,
-                (CudaConvBorder) b, &formats[0], 4, w, h, 0, 0, NULL);
+          run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on, kind,
+              (CudaConvBorder) b, &formats[0], 4, w, h,
+              k < N_SEPARABLE_KINDS ? radius : 0, 0, NULL);
         }
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
   ctx->extremes = 0;
