@@ -36,6 +36,10 @@ cudaconv_border_index (int p, int len, CudaConvBorder border)
     case CUDACONV_BORDER_REPLICATE:
       return p < 0 ? 0 : len - 1;
     case CUDACONV_BORDER_WRAP:
+      /* within a line of the edge without a division (the kernels' halos:
+       * a division costs tens of instructions) */
+      if (p >= -len && p < 2 * len)
+        return p < 0 ? p + len : p - len;
       p %= len;
       return p < 0 ? p + len : p;
     case CUDACONV_BORDER_REFLECT:
@@ -46,6 +50,12 @@ cudaconv_border_index (int p, int len, CudaConvBorder border)
       int period = 2 * len - 2 * edge;
       if (period <= 0)
         return 0;               /* len 1 under reflect-101: only sample 0 */
+      if (p >= -len && p < 2 * len) {
+        /* mirrored once, where that lands in the line */
+        int near = p < 0 ? edge - p - 1 : 2 * len - p - 1 - edge;
+        if ((unsigned) near < (unsigned) len)
+          return near;
+      }
       p %= period;
       if (p < 0)
         p += period;
