@@ -48,10 +48,12 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 ALWAYS: radii 1 to 8 too, each block going the longest
  *                 way down the frame it may (so that small test frames
  *                 take every step down); NEVER: the other tiled kernels.
- *   SLIDE         separable filters of radius 1, 2 and the 3x3 stencils of
- *                 8-bit RGBA-like frames in halves sliding down strips of
- *                 rows (separable_slide.cu, stencil3x3.cu) rather than in
- *                 tiles (separable_half.cu, stencil3x3.cu); AUTO: whole
+ *   SLIDE         separable filters of 8-bit frames (radius 1 and 2 with
+ *                 four channels, 1 to 4 with one or two) and the 3x3
+ *                 stencils of 8-bit RGBA-like frames in halves sliding
+ *                 down strips of rows (separable_slide.cu, stencil3x3.cu)
+ *                 rather than in tiles (separable_half.cu,
+ *                 separable_tile.cu, stencil3x3.cu); AUTO: whole
  *                 frames, for separable filters no unsharp mask or offset
  *                 and where its error bound allows; ALWAYS: the same, in
  *                 strips of 7 rows (so that small test frames have
@@ -72,6 +74,12 @@ typedef enum
 } CudaConvChoice;
 
 void cudaconv_cuda_test_path (CudaConvPath path, CudaConvChoice choice);
+
+/* How many launches of path's kernels the planner has made in the
+ * process, so that a test sees which kernel its frames took; strip, where
+ * not NULL, gets the last one's strip (SLIDE: its rows; TENSOR_CORES: its
+ * tiles; BOX_FUSED: 0). */
+long cudaconv_cuda_test_path_runs (CudaConvPath path, int *strip);
 
 #ifdef __cplusplus
 }

@@ -270,11 +270,12 @@ cudaError_t cc_separable_half_shape (int radius, CcLaunchShape * shape);
 cudaError_t cc_separable_half_launch (const CcSepParams * p, int radius,
     const CcBatch * batch, cudaStream_t stream);
 /* The same arithmetic sliding down strips of rows rows high, one of
- * SlideStripRows (separable_slide.cu), at a radius of SlideRadii,
- * horizontal pass first: its bound is cc_separable_half_error with the
- * axes swapped. */
-cudaError_t cc_separable_slide_launch (const CcSepParams * p, int radius,
-    int rows, cudaStream_t stream);
+ * SlideStripRows (separable_slide.cu), for 8-bit planes of 1, 2 or 4
+ * channels at a radius slide_has; four channels go across first, so their
+ * bound is cc_separable_half_error with the axes swapped
+ * (slide_down_first). */
+cudaError_t cc_separable_slide_launch (const CcSepParams * p, int channels,
+    int radius, int rows, cudaStream_t stream);
 /* The tiled kernel on tensor cores (separable_mma.cu) at a radius of
  * MmaRadii, for 8-bit four-channel planes; cc_separable_mma_error: the
  * bound, in LSB, on its result's distance from the exact correlation with

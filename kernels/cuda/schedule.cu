@@ -260,6 +260,27 @@ test_choice (CudaConvPath path)
   return __atomic_load_n (&test_choices[path], __ATOMIC_RELAXED);
 }
 
+/* cudaconv_cuda_test_path_runs's counts and strips, by CudaConvPath */
+static long test_runs[CUDACONV_N_PATHS];
+static int test_strips[CUDACONV_N_PATHS];
+
+static void
+path_taken (CudaConvPath path, int strip)
+{
+  __atomic_store_n (&test_strips[path], strip, __ATOMIC_RELAXED);
+  __atomic_add_fetch (&test_runs[path], 1, __ATOMIC_SEQ_CST);
+}
+
+long
+cudaconv_cuda_test_path_runs (CudaConvPath path, int *strip)
+{
+  if ((unsigned) path >= CUDACONV_N_PATHS)
+    return 0;
+  if (strip != NULL)
+    *strip = __atomic_load_n (&test_strips[path], __ATOMIC_RELAXED);
+  return __atomic_load_n (&test_runs[path], __ATOMIC_SEQ_CST);
+}
+
 /* Whether the tiled kernel in packed halves makes this job within 1 LSB
  * (variants.cuh, HalfTileRadii). */
 static int
@@ -275,24 +296,26 @@ half_tile_fits (const SepJob * job, int radius, const CcOutput * out,
 }
 
 /* tx and ty (room for CC_FUSED_MAX_TAPS each) get the job's taps with
- * the horizontal ones scaled to sum to 1 and the vertical ones by the
- * inverse, for the kernels that round the horizontal pass' results to
- * halves: a box's unit taps would otherwise leave sums of thousands, whose
- * halves are 2 or more apart. */
+ * the first pass' scaled to sum to 1 (the horizontal ones, or the vertical
+ * ones where down_first) and the others by the inverse, for the kernels
+ * that round the first pass' results to halves: a box's unit taps would
+ * otherwise leave sums of thousands, whose halves are 2 or more apart. */
 static void
-balance_taps (const SepJob * job, double *tx, double *ty)
+balance_taps (const SepJob * job, int down_first, double *tx, double *ty)
 {
   int ntx = 2 * job->rx + 1, nty = 2 * job->ry + 1;
+  const double *first = down_first ? job->ty : job->tx;
+  int n_first = down_first ? nty : ntx;
   double sum = 0;
 
-  for (int i = 0; i < ntx; i++)
-    sum += job->tx[i];
+  for (int i = 0; i < n_first; i++)
+    sum += first[i];
   if (!(sum > 0))
     sum = 1;
   for (int i = 0; i < ntx; i++)
-    tx[i] = job->tx[i] / sum;
+    tx[i] = down_first ? job->tx[i] * sum : job->tx[i] / sum;
   for (int i = 0; i < nty; i++)
-    ty[i] = job->ty[i] * sum;
+    ty[i] = down_first ? job->ty[i] / sum : job->ty[i] * sum;
 }
 
 /* The compiled radius the tiled kernel on tensor cores makes this job at,
@@ -312,7 +335,7 @@ mma_tile_fits (const CudaConvCuda * cuda, const SepJob * job,
       out->max_value != 255 || (choice == CUDACONV_CHOICE_AUTO &&
           (job->rx > job->ry ? job->rx : job->ry) < cc::MMA_MIN_RADIUS))
     return 0;
-  balance_taps (job, tx, ty);
+  balance_taps (job, 0, tx, ty);
   if (scale * cc_separable_mma_error (tx, 2 * job->rx + 1, ty,
           2 * job->ry + 1) > cc::HALF_MAX_ERROR)
     return 0;
@@ -320,36 +343,43 @@ mma_tile_fits (const CudaConvCuda * cuda, const SepJob * job,
 }
 
 /* Whether the kernel in halves sliding down rows makes this job within 1
- * LSB where the tiled kernel in halves does (half_tile_fits): for whole
- * frames of 4-byte aligned rows, with no unsharp mask and no offset (see
- * separable_slide.cu), with the balanced taps (put in tx and ty) and the
- * horizontal pass first. */
+ * LSB: for whole frames of 8-bit samples in 4-byte aligned rows, with no
+ * unsharp mask and no offset (see separable_slide.cu), at a compiled
+ * radius (slide_has), with the balanced taps (put in tx and ty) and its
+ * order of passes (slide_down_first). */
 static int
 slide_fits (const SepJob * job, int radius, const CcPlane * pl,
+    const CcOutput * out, CudaConvSampleType type, int channels,
     const CcBatch * batch, double *tx, double *ty)
 {
   if (test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_NEVER ||
-      batch != NULL || pl->src_align < 4 || job->unsharp ||
-      job->offset != 0 ||
-      cc::list_round_up (cc::SlideRadii (), radius) != radius)
+      batch != NULL || type != CUDACONV_SAMPLE_U8 ||
+      !cc::slide_has (channels, radius) || pl->src_align < 4 ||
+      job->unsharp || job->offset != 0 || out->shift != 0 ||
+      out->max_value != 255)
     return 0;
-  balance_taps (job, tx, ty);
+  if (cc::slide_down_first (channels)) {
+    balance_taps (job, 1, tx, ty);
+    return cc_separable_half_error (tx, 2 * job->rx + 1, ty,
+        2 * job->ry + 1) <= cc::HALF_MAX_ERROR;
+  }
+  balance_taps (job, 0, tx, ty);
   return cc_separable_half_error (ty, 2 * job->ry + 1, tx,
       2 * job->rx + 1) <= cc::HALF_MAX_ERROR;
 }
 
 /* The strip height of a kernel sliding down rows whose launch bounds are
- * blocks an SM: SLIDE_ROWS, unless the frame's strips of SLIDE_ROWS need
+ * blocks an SM and whose warps make warp_px columns: SLIDE_ROWS, unless the frame's strips of SLIDE_ROWS need
  * a little more than one wave of resident blocks (at most SLIDE_WAVE_TAIL
  * % more), where the small second wave would cost nearly a strip's whole
  * time again: then SLIDE_WAVE_ROWS where they fit the frame in one wave.
  * A test's ALWAYS takes SLIDE_TEST_ROWS, which wrap the kernels' ring. */
 static int
-slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks)
+slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks,
+    int warp_px)
 {
   const long long resident = (long long) cuda->sm_count * blocks;
-  const long long columns = (pl->width + cc::SLIDE_WARP_PX - 1) /
-      cc::SLIDE_WARP_PX;
+  const long long columns = (pl->width + warp_px - 1) / warp_px;
   auto grid =[&](int rows) {
     long long strips = (pl->height + rows - 1) / rows;
     return columns * ((strips + cc::SLIDE_WARPS - 1) / cc::SLIDE_WARPS);
@@ -367,16 +397,20 @@ slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks)
 static CudaConvStatus
 run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
     const double *tx, const double *ty, const CcPlane * pl,
-    const CcOutput * out, int border, cudaStream_t stream, CudaConvError * err)
+    const CcOutput * out, int channels, int border, cudaStream_t stream,
+    CudaConvError * err)
 {
   CcSepParams p;
-  int rows = slide_rows (cuda, pl, cc::slide_blocks (radius));
+  int rows = slide_rows (cuda, pl, cc::slide_blocks (channels, radius),
+      cc::slide_warp_px (channels));
 
   sep_params_init (&p, job, window (pl, out, border, radius, radius),
       2 * radius + 1, 2 * radius + 1);
   cc_centre_taps (p.taps_x, p.ntx, tx, 2 * job->rx + 1);
   cc_centre_taps (p.taps_y, p.nty, ty, 2 * job->ry + 1);
-  return cc_launched (cc_separable_slide_launch (&p, radius, rows, stream),
+  path_taken (CUDACONV_PATH_SLIDE, rows);
+  return cc_launched (cc_separable_slide_launch (&p, channels, radius, rows,
+          stream),
       "launching the separable kernel sliding down rows", err);
 }
 
@@ -418,6 +452,7 @@ run_mma (CudaConvCuda * cuda, const SepJob * job, int radius,
   strip = test_choice (CUDACONV_PATH_TENSOR_CORES) ==
       CUDACONV_CHOICE_ALWAYS ? cc::MMA_MAX_STRIP :
       cc::mma_strip (tiles, cuda->sm_count);
+  path_taken (CUDACONV_PATH_TENSOR_CORES, strip);
   return cc_launched (cc_separable_mma_launch (&p, radius, strip, batch,
           stream),
       "launching the tiled separable kernel on tensor cores", err);
@@ -439,10 +474,11 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
   if (mma > 0)
     return run_mma (cuda, job, mma, tx, ty, pl, out, border, batch, stream,
         err);
-  half = half_tile_fits (job, radius, out, type, channels);
-  if (half && slide_fits (job, radius, pl, batch, tx, ty))
-    return run_slide (cuda, job, radius, tx, ty, pl, out, border, stream, err);
+  if (slide_fits (job, radius, pl, out, type, channels, batch, tx, ty))
+    return run_slide (cuda, job, radius, tx, ty, pl, out, channels, border,
+        stream, err);
 
+  half = half_tile_fits (job, radius, out, type, channels);
   if (half)
     CC_TRY (cc_separable_half_shape (radius, &shape));
   else
@@ -666,6 +702,7 @@ run_box_fused (CudaConvCuda * cuda, const CudaConvPlan * plan,
   p.ry = ry;
   p.strips = (pl->width + cc::BOX_FUSED_STRIP - 1) / cc::BOX_FUSED_STRIP;
   p.scale = box_scale (plan, CUDACONV_SAMPLE_U8, out);
+  path_taken (CUDACONV_PATH_BOX_FUSED, 0);
   s = cc_launched (cc_box_fused_launch (&p, channels, stream),
       "launching the box", err);
   if (cc_buffer_release (&cuda->scratch, stream, err) != CUDACONV_OK)
@@ -840,10 +877,11 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
   if (stencil_slide_fits (pl, out, type, channels)) {
     int skip = cc::skipped_channel (type, channels, out);
-    int blocks = p.laplacian ? cc::slide_blocks (1) :
+    int blocks = p.laplacian ? cc::slide_blocks (4, 1) :
         cc::sobel_slide_blocks (skip);
-    return cc_launched (cc_stencil_slide_launch (&p, slide_rows (cuda, pl,
-                blocks), skip, stream),
+    int rows = slide_rows (cuda, pl, blocks, cc::slide_warp_px (4));
+    path_taken (CUDACONV_PATH_SLIDE, rows);
+    return cc_launched (cc_stencil_slide_launch (&p, rows, skip, stream),
         "launching the 3x3 stencil kernel sliding down rows", err);
   }
 

@@ -1,4 +1,4 @@
-/* gst-cudaconv: warps sliding down strips of rows of 8-bit RGBA planes
+/* gst-cudaconv: warps sliding down strips of rows of 8-bit planes
  * Copyright (C) 2026 gst-cudaconv developers
  *
  * This library is free software; you can redistribute it and/or
@@ -8,12 +8,13 @@
  */
 
 /* The loop that the small filters with no tile share (the separable
- * filters of radius 1 and 2 in separable_slide.cu, the 3x3 stencils in
- * stencil3x3.cu).  Each warp walks a strip of rows down the plane, a lane
- * holding 4 pixels (16 bytes a row), and passes every input row once:
+ * filters of 8-bit RGBA at radius 1 and 2 in separable_slide.cu, the 3x3
+ * stencils in stencil3x3.cu).  Each warp walks a strip of rows down the plane, a lane
+ * holding a few pixels of each row (SlideLane), and passes every input
+ * row once:
  *   1. across: the filter's horizontal work on the row, the R pixels on
  *      either side coming from the neighbouring lanes by shuffles; lanes
- *      0 and 31 only lend their pixels, so a warp makes SLIDE_WARP_PX
+ *      0 and 31 only lend their pixels, so a warp makes slide_warp_px
  *      columns;
  *   2. down: the row's results go, each with its tap's share, into the
  *      sums of the 2 R + 1 output rows they reach, kept in registers; the
@@ -23,7 +24,11 @@
  * in flight (a ring in shared memory, filled by cp.async, was no faster;
  * bench/RESULTS.md).  Tiled kernels read a tile's halo rows again for
  * every tile and pass each sample through shared memory; here the halo
- * rows are read again once a strip, and no sample leaves the registers. */
+ * rows are read again once a strip, and no sample leaves the registers.
+ *
+ * Planes of one or two channels, 8 bytes a lane, go down first instead
+ * (separable_slide.cu's narrow_strip, with this file's SlideWarp,
+ * narrow_halves and narrow_window). */
 
 #ifndef CUDACONV_CUDA_SLIDE_CUH
 #define CUDACONV_CUDA_SLIDE_CUH
@@ -44,36 +49,148 @@ template <int R> struct SlideGeom
   static constexpr int TAPS = 2 * R + 1;
   static constexpr int RING = (R + SLIDE_AHEAD + TAPS) / TAPS * TAPS;
   static constexpr int AHEAD = RING - R - 1;
-  static_assert (R <= SLIDE_LANE_PX, "the halo is in the neighbour lanes");
 };
 
-/* A lane's 4 pixels of plane row y (any integer), from pixel x: one
- * vector load from at where inside (the 4 pixels lie in the plane, 16-byte
- * aligned), else each through the border (a constant border's samples
- * read 0). */
-__device__ __forceinline__ uint4
-slide_load (const unsigned char *at, bool inside, const CcPlane & pl,
-    int border, int x, int y)
+/* What a lane holds of each row of a plane of CHANNELS 8-bit samples:
+ * slide_lane_bytes, PX pixels, as one vector (Raw); a warp makes
+ * WARP_PX columns. */
+template <int CHANNELS> struct SlideLane
 {
-  if (inside)
-    return __ldg (reinterpret_cast<const uint4 *> (at));
-  /* only the lanes at the plane's edges and the rows past its top and
-   * bottom */
-  const unsigned *row = reinterpret_cast<const unsigned *> (bordered_row
-      (pl.src, pl.src_stride, y, pl.height, border));
-  unsigned w[4];
-#pragma unroll
-  for (int i = 0; i < 4; i++) {
-    const int col = cudaconv_border_index (x + i, pl.width,
-        (CudaConvBorder) border);
-    w[i] = row == nullptr || col < 0 ? 0u : __ldg (row + col);
+  static constexpr int C = CHANNELS;
+  static constexpr int BYTES = slide_lane_bytes (C);
+  static constexpr int PX = slide_lane_px (C);
+  static constexpr int WARP_PX = slide_warp_px (C);
+  using Raw = typename ChunkType<BYTES>::type;
+  using Pixel = typename ChunkType<C>::type;
+  using In = Run<uint8_t, C, PX>;
+};
+
+/* Where an edge lane's pixels outside the plane (pixel i of those from x)
+ * read the row: column a + s i, the same for every row of a strip, so
+ * that the lane works them out once.  A constant border reads none (a
+ * -1, s 0).  A plane no wider than R or than the lane has no such line
+ * (s 2): each pixel then goes through cudaconv_border_index. */
+struct SlideEdge
+{
+  int a, s;
+
+  __device__ __forceinline__ SlideEdge (bool used, int x, int px, int width,
+      int radius, int border)
+  {
+    const bool left = x < 0;
+    a = 0;
+    s = 2;
+    if (!used || width <= radius || (left && x + px > width))
+      return;
+    switch (border) {
+      case CUDACONV_BORDER_CONSTANT:
+        a = -1;
+        s = 0;
+        break;
+      case CUDACONV_BORDER_REPLICATE:
+        a = left ? 0 : width - 1;
+        s = 0;
+        break;
+      case CUDACONV_BORDER_WRAP:
+        a = left ? x + width : x - width;
+        s = 1;
+        break;
+      case CUDACONV_BORDER_REFLECT:
+        a = left ? -x - 1 : 2 * width - x - 1;
+        s = -1;
+        break;
+      default:
+        a = left ? -x : 2 * width - x - 2;
+        s = -1;
+        break;
+    }
   }
-  return make_uint4 (w[0], w[1], w[2], w[3]);
+};
+
+/* A lane's pixels of a row outside the plane or at its left or right
+ * edge, from pixel x of the row at row (nullptr: a constant border's, 0),
+ * through the border.  The edge lanes run this alone while their warp
+ * waits.  With 16 bytes a lane each pixel goes through
+ * cudaconv_border_index, unrolled.  With 8 (the narrow kernels: more
+ * loads a strip, more pixels a load) those copies made the code outgrow
+ * the instruction cache; there only the pixels within R columns of the
+ * plane are read (no output reads the others), their columns from edge,
+ * the loads all in flight together, and the rare planes with no such line
+ * loop over their pixels.  bench/RESULTS.md: 4K GRAY8 at radius 4 took 51
+ * us with the unrolled copies, 32 with the loop and 27.6 with edge; the
+ * RGBA kernels lost 1 to 4 us with either. */
+template <class L, int R> __device__ __forceinline__ typename L::Raw
+slide_load_edge (const unsigned char *row, int width, int border, int x,
+    const SlideEdge & edge)
+{
+  static_assert (L::BYTES == 8 || L::BYTES == 16, "uint2 or uint4");
+  const auto *pixels = reinterpret_cast<const typename L::Pixel *> (row);
+
+  if constexpr (L::BYTES == 16) {
+    typename L::In run;
+#pragma unroll
+    for (int i = 0; i < L::PX; i++) {
+      const int col = cudaconv_border_index (x + i, width,
+          (CudaConvBorder) border);
+      reinterpret_cast<typename L::Pixel *> (run.u.b)[i] =
+          row == nullptr || col < 0 ? 0 : __ldg (pixels + col);
+    }
+    return *reinterpret_cast<const typename L::Raw *> (run.u.b);
+  } else {
+    /* the lane's 8 bytes */
+    unsigned long long lane = 0;
+    if (row != nullptr && edge.s != 2) {
+#pragma unroll
+      for (int i = 0; i < L::PX; i++) {
+        const int p = x + i;
+        const int col = (unsigned) p < (unsigned) width ? p :
+            edge.a + edge.s * i;
+        if (p >= -R && p < width + R && col >= 0)
+          lane |= (unsigned long long) __ldg (pixels + col) << (8 * L::C *
+              i);
+      }
+    } else if (row != nullptr) {
+#pragma unroll 1
+      for (int i = max (0, -R - x); i < min (L::PX, width + R - x); i++) {
+        const int col = cudaconv_border_index (x + i, width,
+            (CudaConvBorder) border);
+        if (col >= 0)
+          lane |= (unsigned long long) __ldg (pixels + col) << (8 * L::C *
+              i);
+      }
+    }
+    return make_uint2 ((unsigned) lane, (unsigned) (lane >> 32));
+  }
 }
 
-/* A lane's window of row: pixel i - R as halves e[i], its own 4 pixels
- * from e[R], R from each neighbour lane; every lane of the warp must call
- * it (shuffles). */
+/* A lane's pixels of plane row y (any integer), from pixel x; at is their
+ * address where inside (they lie in the plane): then one vector load
+ * where the rows allow it, else 32-bit words (the planner's rows are
+ * 4-byte aligned).  Outside, the row comes through the border and the
+ * pixels as slide_load_edge says. */
+template <class L, int R> __device__ __forceinline__ typename L::Raw
+slide_load (const unsigned char *at, bool inside, const CcPlane & pl,
+    int border, int x, int y, const SlideEdge & edge)
+{
+  if (inside && pl.src_align >= L::BYTES)
+    return __ldg (reinterpret_cast<const typename L::Raw *> (at));
+  if (inside) {
+    typename L::In run;
+#pragma unroll
+    for (int i = 0; i < L::BYTES / 4; i++)
+      reinterpret_cast<unsigned *> (run.u.b)[i] =
+          __ldg (reinterpret_cast<const unsigned *> (at) + i);
+    return *reinterpret_cast<const typename L::Raw *> (run.u.b);
+  }
+  /* only the lanes at the plane's edges and the rows past its top and
+   * bottom */
+  return slide_load_edge<L, R> (bordered_row (pl.src, pl.src_stride, y,
+          pl.height, border), pl.width, border, x, edge);
+}
+
+/* A lane's window of a row of four channels: pixel i - R as halves e[i],
+ * its own 4 pixels from e[R], R from each neighbour lane; every lane of
+ * the warp must call it (shuffles). */
 template <int R> __device__ __forceinline__ void
 slide_window (const uint4 & row, __half2 (&e)[4 + 2 * R][2])
 {
@@ -90,8 +207,121 @@ slide_window (const uint4 & row, __half2 (&e)[4 + 2 * R][2])
     bytes_to_half2 (own[i], e[R + i][0], e[R + i][1]);
 }
 
+/* A lane's 8 bytes of a row of one or two channels as 4 pairs of halves.
+ * Two channels make a pair a pixel.  One channel pairs pixels i and
+ * i + 4 (pair i), so that the pixel R columns over is R pairs over, as
+ * with two. */
+template <int C> __device__ __forceinline__ void
+narrow_halves (const uint2 & raw, __half2 (&h)[4])
+{
+  static_assert (C == 1 || C == 2, "8 bytes a lane");
+  if constexpr (C == 2) {
+    bytes_to_half2 (raw.x, h[0], h[1]);
+    bytes_to_half2 (raw.y, h[2], h[3]);
+  } else {
+    /* bytes of pixels i, i + 4, i + 1 and i + 5, from i = 0 and 2 */
+    bytes_to_half2 (__byte_perm (raw.x, raw.y, 0x5140), h[0], h[1]);
+    bytes_to_half2 (__byte_perm (raw.x, raw.y, 0x7362), h[2], h[3]);
+  }
+}
+
+/* narrow_halves' pairs back to 8 bytes (non-negative halves, rounded to
+ * the nearest integer and clamped to 255 as half2_to_bytes does). */
+template <int C> __device__ __forceinline__ uint2
+narrow_bytes (const __half2 (&h)[4])
+{
+  const unsigned lo = half2_to_bytes (h[0], h[1]);
+  const unsigned hi = half2_to_bytes (h[2], h[3]);
+  if constexpr (C == 2)
+    return make_uint2 (lo, hi);
+  /* pixels 0, 4, 1, 5 and 2, 6, 3, 7 back in order */
+  return make_uint2 (__byte_perm (lo, hi, 0x6420), __byte_perm (lo, hi,
+          0x7531));
+}
+
+/* A lane's window of narrow_halves' pairs v: e[i] the pair R - i columns
+ * before pair 0 (i < R), then its own, then R after, from the neighbour
+ * lanes; every lane of the warp must call it (shuffles).  With one
+ * channel a pair on either side takes one half from the neighbour. */
+template <int C, int R> __device__ __forceinline__ void
+narrow_window (const __half2 (&v)[4], __half2 (&e)[4 + 2 * R])
+{
+  static_assert (R <= 4, "the halo is in the neighbour lanes");
+#pragma unroll
+  for (int i = 0; i < 4; i++)
+    e[R + i] = v[i];
+#pragma unroll
+  for (int i = 0; i < R; i++) {
+    const __half2 before = __shfl_up_sync (0xffffffffu, v[4 - R + i], 1);
+    const __half2 after = __shfl_down_sync (0xffffffffu, v[i], 1);
+    if constexpr (C == 2) {
+      e[i] = before;
+      e[R + 4 + i] = after;
+    } else {
+      /* (high half of the first, low half of the second) */
+      e[i] = half2_from_bits (__byte_perm (half2_bits (before),
+              half2_bits (v[4 - R + i]), 0x5432));
+      e[R + 4 + i] = half2_from_bits (__byte_perm (half2_bits (v[i]),
+              half2_bits (after), 0x5432));
+    }
+  }
+}
+
+/* Where a warp's strip of ROWS output rows lies, for a filter of radius
+ * R, and how its lanes load their rows: what the strip loops share.
+ * Input row k of the strip is plane row y0 - R + k; output row o takes
+ * inputs o to o + 2 R. */
+template <class L, int R, int ROWS> struct SlideWarp
+{
+  static_assert (R <= L::PX, "the halo is in the neighbour lanes");
+  const CcPlane & pl;
+  const int border, lane, x, y0;
+  int outputs, n;
+  bool rows_inside, stores, inside;
+  const unsigned char *src;
+  SlideEdge edge;
+
+  __device__ __forceinline__ explicit SlideWarp (const CcWindow & w)
+      : pl (w.plane), border (w.border), lane (threadIdx.x % 32),
+      x (blockIdx.x * L::WARP_PX + (lane - 1) * L::PX),
+      y0 ((blockIdx.y * SLIDE_WARPS + threadIdx.x / 32) * ROWS),
+      edge (L::BYTES == 8, x, L::PX, w.plane.width, R, w.border)
+  {
+    outputs = min (ROWS, pl.height - y0);
+    /* all but the first and last strips */
+    rows_inside = y0 >= R && y0 + ROWS + R <= pl.height;
+    stores = lane > 0 && lane < 31 && x < pl.width;
+    n = min (L::PX, pl.width - x);
+    inside = x >= 0 && x + L::PX <= pl.width;
+    /* the lane's pixels of input row k: src + k stride (used inside the
+     * plane only) */
+    src = pl.src + (long long) (y0 - R) * pl.src_stride +
+        (long long) L::C * x;
+  }
+
+  /* the whole warp is below the plane */
+  __device__ __forceinline__ bool idle () const
+  {
+    return y0 >= pl.height;
+  }
+
+  __device__ __forceinline__ typename L::Raw load (int k) const
+  {
+    const int y = y0 - R + k;
+    return slide_load<L, R> (src + k * pl.src_stride, inside && (rows_inside
+            || (unsigned) y < (unsigned) pl.height), pl, border, x, y, edge);
+  }
+
+  /* whether the lane stores output row o */
+  __device__ __forceinline__ bool stores_row (int o) const
+  {
+    return stores && o < outputs;
+  }
+};
+
 /* The warp's strip of ROWS output rows (fewer at the plane's bottom),
  * filtered by op, which gives
+ *   Op::Lane                   its SlideLane;
  *   Op::R                      the radius, across and down;
  *   Op::Across, Op::Sum        a row's results across, an output row's
  *                              sums;
@@ -109,48 +339,29 @@ slide_window (const uint4 & row, __half2 (&e)[4 + 2 * R][2])
 template <int ROWS, class Op> __device__ __forceinline__ void
 slide_strip (const Op & op, const CcWindow & w)
 {
-  const CcPlane & pl = w.plane;
+  using L = typename Op::Lane;
   constexpr int R = Op::R;
   using G = SlideGeom<R>;
   constexpr int TAPS = G::TAPS, RING = G::RING, AHEAD = G::AHEAD;
-  /* input row k is plane row y0 - R + k; output row o takes inputs o to
-   * o + 2 R */
   constexpr int INPUTS = ROWS + 2 * R;
-  const int lane = threadIdx.x % 32;
-  const int x = blockIdx.x * SLIDE_WARP_PX + (lane - 1) * SLIDE_LANE_PX;
-  const int y0 = (blockIdx.y * SLIDE_WARPS + threadIdx.x / 32) * ROWS;
+  const SlideWarp<L, R, ROWS> sw (w);
 
-  if (y0 >= pl.height)
-    return;                     /* the whole warp */
-  const int outputs = min (ROWS, pl.height - y0);
-  /* all but the first and last strips */
-  const bool rows_inside = y0 >= R && y0 + ROWS + R <= pl.height;
-  const bool stores = lane > 0 && lane < 31 && x < pl.width;
-  const int n = min (SLIDE_LANE_PX, pl.width - x);
-  const bool inside = x >= 0 && x + 4 <= pl.width && pl.src_align >= 16;
-  /* the lane's pixels of input row k: src + k stride (used inside the
-   * plane only) */
-  const unsigned char *src = pl.src + (long long) (y0 - R) * pl.src_stride +
-      4LL * x;
-  auto load =[&](int k) {
-    const int y = y0 - R + k;
-    return slide_load (src + k * pl.src_stride, inside && (rows_inside ||
-            (unsigned) y < (unsigned) pl.height), pl, w.border, x, y);
-  };
+  if (sw.idle ())
+    return;
 
-  uint4 ring[RING];
+  typename L::Raw ring[RING];
   typename Op::Sum sums[TAPS];
 
 #pragma unroll
   for (int k = 0; k < AHEAD && k < INPUTS; k++)
-    ring[k] = load (k);
+    ring[k] = sw.load (k);
 
 #pragma unroll
   for (int k = 0; k < INPUTS; k++) {
     const int j = k % RING;
     /* into the slot of row k - R - 1, whose output is stored */
     if (k + AHEAD < INPUTS)
-      ring[(j + AHEAD) % RING] = load (k + AHEAD);
+      ring[(j + AHEAD) % RING] = sw.load (k + AHEAD);
 
     typename Op::Across across;
     op.across (ring[j], across);
@@ -160,21 +371,22 @@ slide_strip (const Op & op, const CcWindow & w)
       op.add (across, t, sums[(k - t + RING) % TAPS]);
 
     /* output row k - 2 R, whose input is row k - R */
-    if (k >= 2 * R && stores && k - 2 * R < outputs) {
-      Run<uint8_t, 4, 4> in;
-      *reinterpret_cast<uint4 *> (in.u.b) = ring[(k - R) % RING];
-      op.store (w, sums[(k + 1) % TAPS], in, x, y0 + k - 2 * R, n);
+    if (k >= 2 * R && sw.stores_row (k - 2 * R)) {
+      typename L::In in;
+      *reinterpret_cast<typename L::Raw *> (in.u.b) = ring[(k - R) % RING];
+      op.store (w, sums[(k + 1) % TAPS], in, sw.x, sw.y0 + k - 2 * R, sw.n);
     }
   }
 }
 
-/* The grid of a slide kernel: SLIDE_WARPS warps a block, each a strip of
- * rows rows (one of SlideStripRows). */
+/* The grid of a slide kernel for planes of channels samples:
+ * SLIDE_WARPS warps a block, each a strip of rows rows (one of
+ * SlideStripRows). */
 inline dim3
-slide_grid (const CcPlane & pl, int rows)
+slide_grid (const CcPlane & pl, int channels, int rows)
 {
   const int strips = div_up (pl.height, rows);
-  return dim3 (div_up (pl.width, SLIDE_WARP_PX), div_up (strips,
+  return dim3 (div_up (pl.width, slide_warp_px (channels)), div_up (strips,
           SLIDE_WARPS));
 }
 

@@ -313,6 +313,7 @@ stencil_run_half (const unsigned char *raw, const __half * hf,
  * tile. */
 template <bool LAPLACIAN, int SKIP> struct StencilSlide
 {
+  using Lane = SlideLane<4>;
   static constexpr int R = 1;
   struct Across
   {
@@ -382,7 +383,7 @@ template <bool LAPLACIAN, int SKIP> struct StencilSlide
 };
 
 template <bool LAPLACIAN, int SKIP, int ROWS> __global__ void
-__launch_bounds__ (32 * SLIDE_WARPS, LAPLACIAN ? slide_blocks (1) :
+__launch_bounds__ (32 * SLIDE_WARPS, LAPLACIAN ? slide_blocks (4, 1) :
     sobel_slide_blocks (SKIP))
 stencil_slide (const __grid_constant__ CcMaskParams p)
 {
@@ -489,7 +490,7 @@ cc_stencil_slide_launch (const CcMaskParams * p, int rows, int skip,
 {
   return cc::dispatch_list (cc::SlideStripRows (), rows,[&](auto h) {
         constexpr int ROWS = decltype (h)::value;
-        const dim3 grid = cc::slide_grid (p->w.plane, ROWS);
+        const dim3 grid = cc::slide_grid (p->w.plane, 4, ROWS);
         if (p->laplacian) {
           /* its outputs are all made in pairs of halves */
           cc::stencil_slide<true, -1, ROWS> <<<grid, 32 * cc::SLIDE_WARPS, 0,

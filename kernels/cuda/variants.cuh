@@ -110,23 +110,30 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
 
 /* separable_slide.cu: the same arithmetic, horizontal pass first, with
  * no tile, at these radii: each warp slides down a strip of SLIDE_ROWS
- * output rows, a lane holding SLIDE_LANE_PX pixels and lanes 0 and 31
- * only lending theirs to their neighbours, so a warp makes SLIDE_WARP_PX
- * columns; SLIDE_WARPS warps a block, in strips one below the other.
- * Each warp loads at least SLIDE_AHEAD rows ahead of the one it filters.
- * The planner takes it for whole frames (not batches), filters with no
- * unsharp mask and no offset, where the tiled kernel in halves would run
- * and the error bound with the horizontal pass first allows.  Measured on
- * an H100 (bench/RESULTS.md): at radius 2 it beats the tile by 1 % at 4K
- * and 17 % at 1080p; at radius 4 it lost (86.8 us at best at 4K against
- * 58.4), and radius 3 is not measured, so those stay on the tile.  At 4K
- * strips of 4 rows beat 2, 3, 5, 6, 8, 12 and 16 (a warp works down its
- * strip alone, and each strip reads 2 R rows more than it makes). */
+ * output rows, a lane holding slide_lane_bytes of each row and lanes 0
+ * and 31 only lending theirs to their neighbours, so a warp makes
+ * slide_warp_px columns; SLIDE_WARPS warps a block, in strips one below
+ * the other.  Each warp loads at least SLIDE_AHEAD rows ahead of the one
+ * it filters.  The planner takes it for whole frames (not batches) of
+ * 8-bit samples, filters with no unsharp mask and no offset, where the
+ * error bound with the horizontal pass first allows.
+ *
+ * Four channels (SlideRadii), measured on an H100 (bench/RESULTS.md): at
+ * radius 2 it beats the tile by 1 % at 4K and 17 % at 1080p; at radius 4
+ * it lost (86.8 us at best at 4K against 58.4), and radius 3 is not
+ * measured, so those stay on the tile.  At 4K strips of 4 rows beat 2, 3,
+ * 5, 6, 8, 12 and 16 (a warp works down its strip alone, and each strip
+ * reads 2 R rows more than it makes).
+ *
+ * One and two channels (SlideNarrowRadii): a lane holds 8 bytes, so that
+ * a radius-4 filter's rows take 36 registers rather than 72.  These go
+ * down first, the taps down balanced to sum to 1
+ * (slide_down_first), and load SLIDE_NARROW_AHEAD rows ahead. */
 using SlideRadii = IntList<1, 2>;
-constexpr int SLIDE_LANE_PX = 4;
-constexpr int SLIDE_WARP_PX = 30 * SLIDE_LANE_PX;
+using SlideNarrowRadii = IntList<1, 2, 3, 4>;
 constexpr int SLIDE_WARPS = 4;
 constexpr int SLIDE_AHEAD = 2;
+constexpr int SLIDE_NARROW_AHEAD = 4;
 constexpr int SLIDE_ROWS = 4;
 /* Longer strips where a frame's strips of SLIDE_ROWS would need a little
  * more than one wave of the resident blocks, at most SLIDE_WAVE_TAIL %
@@ -142,13 +149,54 @@ constexpr int SLIDE_WAVE_TAIL = 25;
 constexpr int SLIDE_TEST_ROWS = 7;
 /* The strip heights compiled, a kernel each. */
 using SlideStripRows = IntList<SLIDE_ROWS, SLIDE_WAVE_ROWS, SLIDE_TEST_ROWS>;
+
+/* Whether the separable kernel sliding down rows is compiled for planes
+ * of channels 8-bit samples at radius. */
+constexpr bool
+slide_has (int channels, int radius)
+{
+  return channels == 4 ? list_round_up (SlideRadii (), radius) == radius :
+      (channels == 1 || channels == 2) &&
+      list_round_up (SlideNarrowRadii (), radius) == radius;
+}
+
+/* Whether the kernel filters down first (the others across). */
+constexpr bool
+slide_down_first (int channels)
+{
+  return channels != 4;
+}
+
+/* The bytes of a row a lane holds, its pixels, and the columns a warp
+ * makes. */
+constexpr int
+slide_lane_bytes (int channels)
+{
+  return channels == 4 ? 16 : 8;
+}
+
+constexpr int
+slide_lane_px (int channels)
+{
+  return slide_lane_bytes (channels) / channels;
+}
+
+constexpr int
+slide_warp_px (int channels)
+{
+  return 30 * slide_lane_px (channels);
+}
+
 /* Blocks an SM of each kernel sliding down rows (its launch bounds), as
  * many as fit its registers at SLIDE_ROWS with no spills: the separable
- * filters 64 registers at radius 1 and 90 at 2; the Laplacian 64; Sobel
- * 80, or 72 with a channel left out (skipped_channel). */
+ * filters of four channels 64 registers at radius 1 and 90 at 2; the
+ * Laplacian 64; Sobel 80, or 72 with a channel left out
+ * (skipped_channel). */
 constexpr int
-slide_blocks (int radius)
+slide_blocks (int channels, int radius)
 {
+  if (channels != 4)
+    return radius <= 2 ? 8 : 6;
   return radius == 1 ? 8 : 5;
 }
 
@@ -157,7 +205,8 @@ sobel_slide_blocks (int skip)
 {
   return skip >= 0 ? 7 : 6;
 }
-static_assert (list_max (SlideRadii ()) <= SLIDE_LANE_PX,
+static_assert (list_max (SlideRadii ()) <= slide_lane_px (4) &&
+    list_max (SlideNarrowRadii ()) <= slide_lane_px (2),
     "a lane's neighbours hold its halo");
 
 /* separable_mma.cu: the tiled kernel on tensor cores, for 8-bit

@@ -352,6 +352,8 @@ typedef struct
   int extremes;                 /* integer sources of 0 and max only */
   int box_rx;                   /* >= 0: a box's radii, for its own group */
   int box_ry;
+  int src_align;                /* > 0: device sources with rows aligned
+                                 * to this many bytes */
 } Ctx;
 
 static void
@@ -431,6 +433,12 @@ run_case (Ctx * ctx, Group * group, CaseKind kind, CudaConvBorder border,
   if (f == NULL) {
     printf ("FAIL out of memory\n");
     return 0;
+  }
+  if (ctx->src_align > 0) {
+    size_t row = (size_t) w * channels * sample;
+    pad_src = (ctx->src_align - row % ctx->src_align) % ctx->src_align +
+        ctx->src_align * tu_rng_int (rng, 0, 2);
+    start_src = 0;
   }
   make_filter (f, kind, rng, w, h, range);
   if (radius > 0)
@@ -766,26 +774,114 @@ group_slide (Ctx * ctx, int quick)
   group_report ("slide-off", &off);
 }
 
+/* The separable kernel sliding down rows for 8-bit planes of one and two
+ * channels (separable_slide.cu; GRAY8, the planes of I420 and NV12), at
+ * radii 1 to 4 where its error bound allows, every border, half of the
+ * cases on extremes.  A lane holds 8 bytes: 8 pixels of one channel, whose
+ * halves pair pixels 4 apart, or 4 of two, so a warp makes 240 or 120
+ * columns; it filters down first; widths around them, heights around the strips (7 rows with
+ * the test's choice).  One case in four keeps the kernel out; sharpens (an
+ * unsharp mask) check that the planner leaves them to the tiled kernel.
+ * Sources aligned to 16 bytes take vector loads, to 4 bytes 32-bit words,
+ * and unaligned ones the tile: each gaussian of the test's choice on an
+ * aligned source must run on the kernel at least once for each channel
+ * count and radius (a random sigma may fail the error bound), and no
+ * case kept out may. */
+static void
+group_slide_narrow (Ctx * ctx, int quick)
+{
+  static const int sizes[][2] = {
+    {1, 1}, {3, 2}, {8, 7}, {239, 8}, {240, 14}, {241, 15}, {119, 6},
+    {121, 29}, {481, 3}, {5, 121}
+  };
+  /* vector loads, words, vector loads, the tile */
+  static const int aligns[] = { 16, 4, 16, 0 };
+  const int n_sizes = (int) (sizeof (sizes) / sizeof (sizes[0]));
+  Group on = { 0 }, off = { 0 };
+  int ran[3][5] = { {0} };
+  int index = 0;
+
+  for (int channels = 1; channels <= 2; channels++)
+    for (int k = 0; k < N_SEPARABLE_KINDS; k++)
+      for (int radius = 1; radius <= 4; radius++)
+        for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
+          for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
+            CudaConvChoice choice = index % 4 == 3 ? CUDACONV_CHOICE_NEVER :
+                index % 4 == 2 ? CUDACONV_CHOICE_AUTO : CUDACONV_CHOICE_ALWAYS;
+            long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
+                NULL);
+            long runs;
+            int w, h;
+            if (index % 2 == 0) {
+              w = sizes[index / 2 % n_sizes][0];
+              h = sizes[index / 2 % n_sizes][1];
+            } else {
+              w = tu_rng_int (ctx->rng, 1, quick ? 600 : 1200);
+              h = tu_rng_int (ctx->rng, 1, quick ? 60 : 200);
+            }
+            ctx->extremes = (index / 2) % 2;
+            ctx->src_align = aligns[(index / 3) % 4];
+            cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, choice);
+            run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
+                separable_kinds[k], (CudaConvBorder) b, &formats[0],
+                channels, w, h, radius, 0, NULL);
+            runs = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE, NULL) -
+                before;
+            if ((choice == CUDACONV_CHOICE_NEVER ||
+                    separable_kinds[k] == CASE_SHARPEN) && runs != 0) {
+              printf ("FAIL seed %llu %s: a case kept out of the sliding "
+                  "kernel ran on it (C=%d radius %d, %s)\n",
+                  (unsigned long long) ctx->seed, NAME, channels, radius,
+                  case_names[separable_kinds[k]]);
+              tu_check (ctx->tally, 0);
+            }
+            if (choice == CUDACONV_CHOICE_ALWAYS && ctx->src_align > 0 &&
+                separable_kinds[k] == CASE_GAUSSIAN)
+              ran[channels][radius] += runs > 0;
+          }
+  cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
+  ctx->extremes = 0;
+  ctx->src_align = 0;
+  for (int channels = 1; channels <= 2; channels++)
+    for (int radius = 1; radius <= 4; radius++) {
+      if (ran[channels][radius] == 0)
+        printf ("FAIL seed %llu %s: no gaussian of C=%d radius %d ran on "
+            "the sliding kernel\n", (unsigned long long) ctx->seed, NAME,
+            channels, radius);
+      tu_check (ctx->tally, ran[channels][radius] > 0);
+    }
+  group_report ("slide-narrow", &on);
+  group_report ("slide-narrow-off", &off);
+}
+
 /* Frames whose strips of 4 rows need a little more than one wave of the
  * sliding kernels' resident blocks, where the planner takes strips of 5
- * (variants.cuh: SLIDE_WAVE_ROWS; a warp makes 120 columns, a block 4
- * strips).  The blocks an SM are the kernels' launch bounds there: 8 at
- * radius 1 and for the Laplacian, 5 at radius 2, 7 for Sobel with a
- * channel copied and 6 without (both sizes take 5 rows either way).  Each
- * frame is 1920 pixels wide, 16 columns of blocks, and one row of blocks
- * taller than a wave of strips of 4.  Should those bounds change, these
- * frames take strips of 4: still checked, but no longer of 5. */
+ * (variants.cuh: SLIDE_WAVE_ROWS; a warp makes 120 columns of four or
+ * two channels and 240 of one, a block 4 strips).  The blocks an SM are
+ * the kernels' launch bounds there: 8 at radius 1 and 2 of one or two
+ * channels, at radius 1 of four and for the Laplacian; 6 at radius 3 and
+ * 4 of one or two channels; 5 at radius 2 of four; 7 for Sobel with a
+ * channel copied and 6 without.  Each frame is 16 columns of blocks wide,
+ * and one row of blocks taller than a wave of strips of 4 (Sobel's, made
+ * for 7 blocks, takes strips of 5 at 6 too, on GPUs of 40 SMs or more).  Its source rows are aligned to 16 bytes, so that
+ * the planner may take the kernels: every case that runs on them must run
+ * in strips of 5, and each must run on them at least once (a gaussian's
+ * random sigma may fail the error bound). */
 static void
 group_slide_waves (Ctx * ctx, int quick)
 {
   static const struct
   {
     CaseKind kind;
+    int channels;
     int radius;
     int blocks;
   } cases[] = {
-    {CASE_GAUSSIAN, 1, 8}, {CASE_BOX_SMALL, 1, 8}, {CASE_LAPLACIAN, 0, 8},
-    {CASE_SOBEL, 0, 7}, {CASE_SOBEL, 0, 6}, {CASE_GAUSSIAN, 2, 5},
+    {CASE_GAUSSIAN, 4, 1, 8}, {CASE_BOX_SMALL, 4, 1, 8},
+    {CASE_LAPLACIAN, 4, 0, 8}, {CASE_SOBEL, 4, 0, 7},
+    {CASE_GAUSSIAN, 4, 2, 5}, {CASE_GAUSSIAN, 1, 1, 8},
+    {CASE_GAUSSIAN, 1, 4, 6}, {CASE_GAUSSIAN, 2, 2, 8},
+    {CASE_GAUSSIAN, 2, 3, 6},
   };
   Group g = { 0 };
   int sms = 0;
@@ -795,12 +891,35 @@ group_slide_waves (Ctx * ctx, int quick)
     tu_check (ctx->tally, 0);
     return;
   }
-  for (int i = 0; i < (int) (sizeof (cases) / sizeof (cases[0])); i++)
+  ctx->src_align = 16;
+  for (int i = 0; i < (int) (sizeof (cases) / sizeof (cases[0])); i++) {
+    int ran = 0;
     for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b += quick ? 2 : 1) {
       int h = 16 * (sms * cases[i].blocks / 16 + 1);
-      run_case (ctx, &g, cases[i].kind, (CudaConvBorder) b, &formats[0], 4,
-          1920, h - tu_rng_int (ctx->rng, 0, 3), cases[i].radius, 0, NULL);
+      int w = 16 * (cases[i].channels == 1 ? 240 : 120);
+      long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
+          NULL);
+      int strip = 0;
+      run_case (ctx, &g, cases[i].kind, (CudaConvBorder) b, &formats[0],
+          cases[i].channels, w, h - tu_rng_int (ctx->rng, 0, 3),
+          cases[i].radius, 0, NULL);
+      if (cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE, &strip) == before)
+        continue;
+      ran = 1;
+      if (strip != 5)
+        printf ("FAIL seed %llu %s: %s C=%d radius %d %dx%d ran in strips "
+            "of %d rows, not 5\n", (unsigned long long) ctx->seed, NAME,
+            case_names[cases[i].kind], cases[i].channels, cases[i].radius,
+            w, h, strip);
+      tu_check (ctx->tally, strip == 5);
     }
+    if (!ran)
+      printf ("FAIL seed %llu %s: no %s C=%d radius %d ran on the sliding "
+          "kernels\n", (unsigned long long) ctx->seed, NAME,
+          case_names[cases[i].kind], cases[i].channels, cases[i].radius);
+    tu_check (ctx->tally, ran);
+  }
+  ctx->src_align = 0;
   group_report ("slide-waves", &g);
 }
 
@@ -1228,11 +1347,13 @@ main (int argc, char **argv)
   ctx.tally = &tally;
   ctx.extremes = 0;
   ctx.box_rx = ctx.box_ry = -1;
+  ctx.src_align = 0;
 
   group_bad_arguments (&ctx);
   group_all_ops (&ctx, quick);
   group_half_precision (&ctx, quick);
   group_slide (&ctx, quick);
+  group_slide_narrow (&ctx, quick);
   group_slide_waves (&ctx, quick);
   group_tensor_cores (&ctx, quick);
   group_box_strips (&ctx, quick);
