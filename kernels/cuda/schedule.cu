@@ -369,11 +369,12 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
 }
 
 /* The strip height of a kernel sliding down rows whose launch bounds are
- * blocks an SM and whose warps make warp_px columns: SLIDE_ROWS, unless the frame's strips of SLIDE_ROWS need
- * a little more than one wave of resident blocks (at most SLIDE_WAVE_TAIL
- * % more), where the small second wave would cost nearly a strip's whole
- * time again: then SLIDE_WAVE_ROWS where they fit the frame in one wave.
- * A test's ALWAYS takes SLIDE_TEST_ROWS, which wrap the kernels' ring. */
+ * blocks an SM and whose warps make warp_px columns: SLIDE_ROWS, unless
+ * the frame's strips of SLIDE_ROWS need a little more than one wave of
+ * resident blocks (at most SLIDE_WAVE_TAIL % more), where the small
+ * second wave would cost nearly a strip's whole time again: then
+ * SLIDE_WAVE_ROWS where they fit the frame in one wave.  A test's ALWAYS
+ * takes SLIDE_TEST_ROWS, which wrap the kernels' ring. */
 static int
 slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks,
     int warp_px)

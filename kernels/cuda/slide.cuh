@@ -118,7 +118,7 @@ struct SlideEdge
  * the loads all in flight together, and the rare planes with no such line
  * loop over their pixels.  bench/RESULTS.md: 4K GRAY8 at radius 4 took 51
  * us with the unrolled copies, 32 with the loop and 27.6 with edge; the
- * RGBA kernels lost 1 to 4 us with either. */
+ * RGBA kernels lost 2 to 8 us with every other form. */
 template <class L, int R> __device__ __forceinline__ typename L::Raw
 slide_load_edge (const unsigned char *row, int width, int border, int x,
     const SlideEdge & edge)

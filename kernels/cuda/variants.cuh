@@ -188,10 +188,11 @@ slide_warp_px (int channels)
 }
 
 /* Blocks an SM of each kernel sliding down rows (its launch bounds), as
- * many as fit its registers at SLIDE_ROWS with no spills: the separable
- * filters of four channels 64 registers at radius 1 and 90 at 2; the
- * Laplacian 64; Sobel 80, or 72 with a channel left out
- * (skipped_channel). */
+ * many as fit its registers at SLIDE_ROWS and SLIDE_WAVE_ROWS with no
+ * spills: the separable filters of four channels 64 registers at radius
+ * 1 and up to 91 at 2; of one and two channels up to 62 at radii 1 and 2
+ * and 80 at 3 and 4; the Laplacian 64; Sobel 80, or 72 with a channel
+ * left out (skipped_channel). */
 constexpr int
 slide_blocks (int channels, int radius)
 {

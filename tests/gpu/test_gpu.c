@@ -779,14 +779,15 @@ group_slide (Ctx * ctx, int quick)
  * radii 1 to 4 where its error bound allows, every border, half of the
  * cases on extremes.  A lane holds 8 bytes: 8 pixels of one channel, whose
  * halves pair pixels 4 apart, or 4 of two, so a warp makes 240 or 120
- * columns; it filters down first; widths around them, heights around the strips (7 rows with
- * the test's choice).  One case in four keeps the kernel out; sharpens (an
- * unsharp mask) check that the planner leaves them to the tiled kernel.
- * Sources aligned to 16 bytes take vector loads, to 4 bytes 32-bit words,
- * and unaligned ones the tile: each gaussian of the test's choice on an
- * aligned source must run on the kernel at least once for each channel
- * count and radius (a random sigma may fail the error bound), and no
- * case kept out may. */
+ * columns, and it filters down first.  Widths around those columns,
+ * heights around the strips (7 rows with the test's choice).  One case in
+ * four keeps the kernel out; sharpens (an unsharp mask) check that the
+ * planner leaves them to the tiled kernel.  Sources aligned to 16 bytes
+ * take vector loads, to 4 bytes (at least) 32-bit words, and one case in
+ * four has a random start and pitch (the tile where they are not 4-byte
+ * aligned).  Each gaussian of the test's choice on an aligned source must
+ * run on the kernel at least once for each channel count and radius (a
+ * random sigma may fail the error bound), and no case kept out may. */
 static void
 group_slide_narrow (Ctx * ctx, int quick)
 {
