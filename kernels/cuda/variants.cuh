@@ -116,7 +116,7 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
  * the other.  Each warp loads at least SLIDE_AHEAD rows ahead of the one
  * it filters.  The planner takes it for whole frames (not batches) of
  * 8-bit samples, filters with no unsharp mask and no offset, where the
- * error bound with the horizontal pass first allows.
+ * error bound in the kernel's order of passes allows.
  *
  * Four channels (SlideRadii), measured on an H100 (bench/RESULTS.md): at
  * radius 2 it beats the tile by 1 % at 4K and 17 % at 1080p; at radius 4
@@ -127,8 +127,9 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
  *
  * One and two channels (SlideNarrowRadii): a lane holds 8 bytes, so that
  * a radius-4 filter's rows take 36 registers rather than 72.  These go
- * down first, the taps down balanced to sum to 1
- * (slide_down_first), and load SLIDE_NARROW_AHEAD rows ahead. */
+ * down first, the taps down balanced to sum to 1 (slide_down_first), and
+ * load SLIDE_NARROW_AHEAD rows ahead.  Measured on an H100: 4K GRAY8 at
+ * radius 4 24.6 us against the tile's 32.5, NV12 34.9 against 56.7. */
 using SlideRadii = IntList<1, 2>;
 using SlideNarrowRadii = IntList<1, 2, 3, 4>;
 constexpr int SLIDE_WARPS = 4;
