@@ -720,6 +720,29 @@ static const CaseKind separable_kinds[] = {
 #define N_SEPARABLE_KINDS \
   ((int) (sizeof (separable_kinds) / sizeof (separable_kinds[0])))
 
+/* Case index of a slide group: the test's choice for the sliding kernels
+ * (ALWAYS, ALWAYS, AUTO, NEVER in turn), set and returned; its frame in w
+ * and h, one of sizes every other case and a random one up to max_w wide
+ * between; and sources of extremes every other pair of cases. */
+static CudaConvChoice
+slide_case (Ctx * ctx, int index, const int (*sizes)[2], int n_sizes,
+    int max_w, int quick, int *w, int *h)
+{
+  CudaConvChoice choice = index % 4 == 3 ? CUDACONV_CHOICE_NEVER :
+      index % 4 == 2 ? CUDACONV_CHOICE_AUTO : CUDACONV_CHOICE_ALWAYS;
+
+  if (index % 2 == 0) {
+    *w = sizes[index / 2 % n_sizes][0];
+    *h = sizes[index / 2 % n_sizes][1];
+  } else {
+    *w = tu_rng_int (ctx->rng, 1, max_w);
+    *h = tu_rng_int (ctx->rng, 1, quick ? 60 : 200);
+  }
+  ctx->extremes = (index / 2) % 2;
+  cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, choice);
+  return choice;
+}
+
 /* The kernels in halves that slide down strips of rows, for 8-bit
  * four-channel planes: separable_slide.cu for separable filters at radii
  * 1 and 2 where its error bound allows (gaussians, boxes, uniform and
@@ -750,20 +773,11 @@ group_slide (Ctx * ctx, int quick)
     for (int radius = 1; radius <= 4; radius++)
       for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
         for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
-          CudaConvChoice choice = index % 4 == 3 ? CUDACONV_CHOICE_NEVER :
-              index % 4 == 2 ? CUDACONV_CHOICE_AUTO : CUDACONV_CHOICE_ALWAYS;
           CaseKind kind = k < N_SEPARABLE_KINDS ? separable_kinds[k] :
               k == N_SEPARABLE_KINDS ? CASE_SOBEL : CASE_LAPLACIAN;
           int w, h;
-          if (index % 2 == 0) {
-            w = sizes[index / 2 % n_sizes][0];
-            h = sizes[index / 2 % n_sizes][1];
-          } else {
-            w = tu_rng_int (ctx->rng, 1, quick ? 400 : 900);
-            h = tu_rng_int (ctx->rng, 1, quick ? 60 : 200);
-          }
-          ctx->extremes = (index / 2) % 2;
-          cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, choice);
+          CudaConvChoice choice = slide_case (ctx, index, sizes, n_sizes,
+              quick ? 400 : 900, quick, &w, &h);
           run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on, kind,
               (CudaConvBorder) b, &formats[0], 4, w, h,
               k < N_SEPARABLE_KINDS ? radius : 0, 0, NULL);
@@ -807,22 +821,13 @@ group_slide_narrow (Ctx * ctx, int quick)
       for (int radius = 1; radius <= 4; radius++)
         for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
           for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
-            CudaConvChoice choice = index % 4 == 3 ? CUDACONV_CHOICE_NEVER :
-                index % 4 == 2 ? CUDACONV_CHOICE_AUTO : CUDACONV_CHOICE_ALWAYS;
+            int w, h;
+            CudaConvChoice choice = slide_case (ctx, index, sizes, n_sizes,
+                quick ? 600 : 1200, quick, &w, &h);
             long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
                 NULL);
             long runs;
-            int w, h;
-            if (index % 2 == 0) {
-              w = sizes[index / 2 % n_sizes][0];
-              h = sizes[index / 2 % n_sizes][1];
-            } else {
-              w = tu_rng_int (ctx->rng, 1, quick ? 600 : 1200);
-              h = tu_rng_int (ctx->rng, 1, quick ? 60 : 200);
-            }
-            ctx->extremes = (index / 2) % 2;
             ctx->src_align = aligns[(index / 3) % 4];
-            cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, choice);
             run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
                 separable_kinds[k], (CudaConvBorder) b, &formats[0],
                 channels, w, h, radius, 0, NULL);
