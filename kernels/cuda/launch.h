@@ -271,8 +271,8 @@ cudaError_t cc_separable_half_launch (const CcSepParams * p, int radius,
     const CcBatch * batch, cudaStream_t stream);
 /* The same arithmetic sliding down strips of rows rows high, one of
  * SlideStripRows (separable_slide.cu), for 8-bit planes of 1, 2 or 4
- * channels at a radius slide_has; four channels go across first, so their
- * bound is cc_separable_half_error with the axes swapped
+ * channels at a radius slide_has; four channels at radius 1 go across
+ * first, so their bound is cc_separable_half_error with the axes swapped
  * (slide_down_first). */
 cudaError_t cc_separable_slide_launch (const CcSepParams * p, int channels,
     int radius, int rows, cudaStream_t stream);

@@ -19,9 +19,10 @@
  *                      for 8-bit RGBA-like planes on tensor cores
  *                      (separable_mma.cu) from radius 9 on and in packed
  *                      halves up to 4, where their error bounds allow:
- *                      at radii 1 and 2 sliding down strips of rows
- *                      (separable_slide.cu), else and for batches in
- *                      tiles (separable_half.cu);
+ *                      sliding down strips of rows (separable_slide.cu,
+ *                      8-bit planes of one, two or four channels) where
+ *                      slide_fits, else and for batches in tiles
+ *                      (separable_half.cu);
  *                      otherwise the fused kernel with run-time taps
  *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
  *                      row pass + column pass through f32 scratch
@@ -343,10 +344,11 @@ mma_tile_fits (const CudaConvCuda * cuda, const SepJob * job,
 }
 
 /* Whether the kernel in halves sliding down rows makes this job within 1
- * LSB: for whole frames of 8-bit samples in 4-byte aligned rows, with no
- * unsharp mask and no offset (see separable_slide.cu), at a compiled
- * radius (slide_has), with the balanced taps (put in tx and ty) and its
- * order of passes (slide_down_first). */
+ * LSB: for whole frames of 8-bit samples in 4-byte aligned rows, at a
+ * compiled radius (slide_has), with the balanced taps (put in tx and ty)
+ * and its order of passes (slide_down_first).  Down first, an unsharp
+ * mask's amount scales the bound, as in half_tile_fits; across first
+ * takes no unsharp mask and no offset (see separable_slide.cu). */
 static int
 slide_fits (const SepJob * job, int radius, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels,
@@ -355,14 +357,16 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
   if (test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_NEVER ||
       batch != NULL || type != CUDACONV_SAMPLE_U8 ||
       !cc::slide_has (channels, radius) || pl->src_align < 4 ||
-      job->unsharp || job->offset != 0 || out->shift != 0 ||
-      out->max_value != 255)
+      out->shift != 0 || out->max_value != 255)
     return 0;
-  if (cc::slide_down_first (channels)) {
+  if (cc::slide_down_first (channels, radius)) {
+    double scale = job->unsharp ? fabs (job->amount) : 1.0;
     balance_taps (job, 1, tx, ty);
-    return cc_separable_half_error (tx, 2 * job->rx + 1, ty,
+    return scale * cc_separable_half_error (tx, 2 * job->rx + 1, ty,
         2 * job->ry + 1) <= cc::HALF_MAX_ERROR;
   }
+  if (job->unsharp || job->offset != 0)
+    return 0;
   balance_taps (job, 0, tx, ty);
   return cc_separable_half_error (ty, 2 * job->ry + 1, tx,
       2 * job->rx + 1) <= cc::HALF_MAX_ERROR;
@@ -403,7 +407,7 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
 {
   CcSepParams p;
   int rows = slide_rows (cuda, pl, cc::slide_blocks (channels, radius),
-      cc::slide_warp_px (channels));
+      cc::slide_warp_px (channels, radius));
 
   sep_params_init (&p, job, window (pl, out, border, radius, radius),
       2 * radius + 1, 2 * radius + 1);
@@ -880,7 +884,7 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
     int skip = cc::skipped_channel (type, channels, out);
     int blocks = p.laplacian ? cc::slide_blocks (4, 1) :
         cc::sobel_slide_blocks (skip);
-    int rows = slide_rows (cuda, pl, blocks, cc::slide_warp_px (4));
+    int rows = slide_rows (cuda, pl, blocks, cc::slide_warp_px (4, 1));
     path_taken (CUDACONV_PATH_SLIDE, rows);
     return cc_launched (cc_stencil_slide_launch (&p, rows, skip, stream),
         "launching the 3x3 stencil kernel sliding down rows", err);

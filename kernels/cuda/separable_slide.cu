@@ -11,13 +11,13 @@
  * with no tile: warps slide down strips of rows (slide.cuh), in pairs of
  * halves (separable_half.cu's arithmetic).
  *
- * Four channels, two pairs a pixel, go across first: each input row is
- * filtered across, then its results times each vertical tap go into the
- * output rows' sums.  cc_separable_half_error takes the horizontal taps as
- * its first pass (the planner swaps them).
+ * Four channels at radius 1, 16 bytes a lane, go across first: each
+ * input row is filtered across, then its results times each vertical tap
+ * go into the output rows' sums.  cc_separable_half_error takes the
+ * horizontal taps as its first pass (the planner swaps them).
  *
- * One and two channels, with 8 bytes a lane, go down first
- * (narrow_strip), as the tiled kernels do. */
+ * Narrow lanes of 8 bytes (one and two channels, four at radius 2) go
+ * down first (narrow_strip), as the tiled kernels do. */
 
 #include "slide.cuh"
 
@@ -27,7 +27,8 @@ namespace cc
 /* slide_strip's filter for four channels: the taps as pairs of halves. */
 template <int RADIUS> struct SeparableSlide
 {
-  using Lane = SlideLane<4>;
+  using Lane = SlideLane<4, RADIUS>;
+  static_assert (!Lane::DOWN_FIRST, "four channels across first");
   static constexpr int R = RADIUS, TAPS = 2 * R + 1;
   using Across = __half2[4][2];
   struct Sum
@@ -77,19 +78,66 @@ template <int RADIUS> struct SeparableSlide
   }
 };
 
-/* The strip of one or two channels (8 bytes a lane), down first: each
- * input row, as narrow_halves' pairs, enters a ring of the TAPS rows an
- * output row takes; each output row sums them down, then its sums go
- * across by shuffles.  Across first, as slide_strip does, a strip would
- * filter its 2 R halo rows across too: at radius 4 in strips of 4 rows,
- * three rows for each it makes (70 instructions a pixel, and slower than
- * the tile: bench/RESULTS.md); here a halo row costs its load and its
- * halves.  The rows enter SLIDE_NARROW_AHEAD ahead of their use. */
+/* Stores a lane's output pixels of row y, whose correlation is h and
+ * whose input row's halves are src (they hold its bytes exactly), through
+ * the channel map.  An unsharp mask or an offset is applied in f32, as
+ * separable_half.cu does. */
+template <class L, int R, int ROWS> __device__ __forceinline__ void
+narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
+    int y, const __half2 (&h)[4], const __half2 (&src)[4])
+{
+  constexpr int C = L::C, PX = L::PX;
+  const RunMasks<uint8_t, C, PX> masks (p.w.out);
+  typename L::In in, out;
+  *reinterpret_cast<uint2 *> (in.u.b) = p.w.out.need_src ?
+      narrow_bytes<C> (src) : make_uint2 (0, 0);
+
+  if (p.unsharp || p.offset != 0.f) {
+    float2 pairs[4];
+    float val[PX][C];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      const float2 f = __half22float2 (h[k]), v = __half22float2 (src[k]);
+      pairs[k] = p.unsharp ? make_float2 (fmaf (p.amount, v.x - f.x, v.x),
+          fmaf (p.amount, v.y - f.y, v.y)) : make_float2 (f.x + p.offset,
+          f.y + p.offset);
+    }
+    narrow_floats<C> (pairs, val);
+    if (sw.n == PX)
+      store_run_masked<uint8_t, C, PX, -1> (sw.pl, p.w.out, masks, sw.x, y,
+          val, in);
+    else
+      finish_run<uint8_t, C, PX> (sw.pl, p.w.out, sw.x, y, sw.n, val, in);
+    return;
+  }
+
+  unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
+  const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
+  const uint2 made = narrow_bytes<C> (h);
+  words[0] = (made.x & masks.filt[0]) | (in_words[0] & masks.copy[0]) |
+      masks.fill[0];
+  words[1] = (made.y & masks.filt[1]) | (in_words[1] & masks.copy[1]) |
+      masks.fill[1];
+  run_store<uint8_t, C, PX> (out, sw.pl.dst + (long long) y *
+      sw.pl.dst_stride, sw.x, sw.n, sw.pl.dst_align);
+}
+
+/* The strip of narrow lanes (8 bytes a lane), down first: each input
+ * row, as narrow_halves' pairs, enters a ring of the TAPS rows an output
+ * row takes; each output row sums them down, then its sums go across by
+ * shuffles, tap t STEP pairs after tap t - 1.  Across first, as
+ * slide_strip does, a strip would filter its 2 R halo rows across too: at
+ * radius 4 in strips of 4 rows, three rows for each it makes (70
+ * instructions a pixel of GRAY8, and slower than the tile:
+ * bench/RESULTS.md); here a halo row costs its load and its halves.  The
+ * rows enter SLIDE_NARROW_AHEAD ahead of their use. */
 template <int C, int R, int ROWS> __device__ __forceinline__ void
 narrow_strip (const CcSepParams & p)
 {
-  using L = SlideLane<C>;
+  using L = SlideLane<C, R>;
+  static_assert (L::DOWN_FIRST, "narrow lanes");
   constexpr int TAPS = 2 * R + 1, INPUTS = ROWS + 2 * R;
+  constexpr int STEP = NARROW_PAIR_STEP<C>, S = R * STEP;
   constexpr int AHEAD = SLIDE_NARROW_AHEAD, RAW = AHEAD + 1;
   const SlideWarp<L, R, ROWS> sw (p.w);
 
@@ -115,7 +163,7 @@ narrow_strip (const CcSepParams & p)
 
     /* output row o, of input rows o to k */
     const int o = k - 2 * R;
-    __half2 v[4], e[4 + 2 * R], h[4];
+    __half2 v[4], e[4 + 2 * S], h[4];
 #pragma unroll
     for (int i = 0; i < 4; i++) {
       v[i] = __hmul2 (ty.t[0], rows[o % TAPS][i]);
@@ -129,35 +177,21 @@ narrow_strip (const CcSepParams & p)
       h[j] = __hmul2 (tx.t[0], e[j]);
 #pragma unroll
       for (int t = 1; t < TAPS; t++)
-        h[j] = __hfma2 (tx.t[t], e[j + t], h[j]);
+        h[j] = __hfma2 (tx.t[t], e[j + STEP * t], h[j]);
     }
-    if (sw.stores_row (o)) {
-      const RunMasks<uint8_t, C, L::PX> masks (p.w.out);
-      typename L::In out;
-      unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
-      const uint2 made = narrow_bytes<C> (h);
-      /* the input row's halves hold its bytes exactly */
-      const uint2 in = p.w.out.need_src ? narrow_bytes<C> (rows[(o + R) %
-              TAPS]) : make_uint2 (0, 0);
-      words[0] = (made.x & masks.filt[0]) | (in.x & masks.copy[0]) |
-          masks.fill[0];
-      words[1] = (made.y & masks.filt[1]) | (in.y & masks.copy[1]) |
-          masks.fill[1];
-      run_store<uint8_t, C, L::PX> (out, sw.pl.dst +
-          (long long) (sw.y0 + o) * sw.pl.dst_stride, sw.x, sw.n,
-          sw.pl.dst_align);
-    }
+    if (sw.stores_row (o))
+      narrow_store (p, sw, sw.y0 + o, h, rows[(o + R) % TAPS]);
   }
 }
 
-/* Filters with no unsharp mask and no offset (the planner's rule: with
- * them, their f32 arithmetic took the registers that keep this kernel
- * ahead). */
+/* Across first (four channels at radius 1), filters with no unsharp mask
+ * and no offset (the planner's rule: with them, their f32 arithmetic took
+ * the registers that keep this kernel ahead). */
 template <int C, int R, int ROWS> __global__ void
 __launch_bounds__ (32 * SLIDE_WARPS, slide_blocks (C, R))
 separable_slide (const __grid_constant__ CcSepParams p)
 {
-  if constexpr (C == 4)
+  if constexpr (!SlideLane<C, R>::DOWN_FIRST)
     slide_strip<ROWS> (SeparableSlide<R> (p), p.w);
   else
     narrow_strip<C, R, ROWS> (p);
@@ -173,14 +207,19 @@ cc_separable_slide_launch (const CcSepParams * p, int channels, int radius,
     return cc::dispatch_list (cc::SlideStripRows (), rows,[&](auto h) {
           constexpr int C = decltype (c)::value;
           cc::separable_slide<C, decltype (r)::value, decltype (h)::value>
-              <<<cc::slide_grid (p->w.plane, C, h), 32 * cc::SLIDE_WARPS, 0,
+              <<<cc::slide_grid (p->w.plane, cc::slide_warp_px (C,
+                      decltype (r)::value), h), 32 * cc::SLIDE_WARPS, 0,
               stream>>> (*p);
           return cudaGetLastError ();
         });
   };
   return cc::dispatch_value<1, 2, 4> (channels,[&](auto c) {
         if constexpr (decltype (c)::value == 4)
-          return cc::dispatch_list (cc::SlideRadii (), radius,[&](auto r) {
+          return cc::slide_down_first (4, radius) ?
+              cc::dispatch_list (cc::SlideNarrowRgbaRadii (), radius,
+              [&](auto r) {
+                return launch (c, r);
+              }) : cc::dispatch_list (cc::SlideRadii (), radius,[&](auto r) {
                 return launch (c, r);
               });
         else

@@ -8,10 +8,10 @@
  */
 
 /* The loop that the small filters with no tile share (the separable
- * filters of 8-bit RGBA at radius 1 and 2 in separable_slide.cu, the 3x3
- * stencils in stencil3x3.cu).  Each warp walks a strip of rows down the plane, a lane
- * holding a few pixels of each row (SlideLane), and passes every input
- * row once:
+ * filters of 8-bit RGBA at radius 1 in separable_slide.cu, the 3x3
+ * stencils in stencil3x3.cu).  Each warp walks a strip of rows down the
+ * plane, a lane holding a few pixels of each row (SlideLane), and passes
+ * every input row once:
  *   1. across: the filter's horizontal work on the row, the R pixels on
  *      either side coming from the neighbouring lanes by shuffles; lanes
  *      0 and 31 only lend their pixels, so a warp makes slide_warp_px
@@ -26,9 +26,10 @@
  * every tile and pass each sample through shared memory; here the halo
  * rows are read again once a strip, and no sample leaves the registers.
  *
- * Planes of one or two channels, 8 bytes a lane, go down first instead
- * (separable_slide.cu's narrow_strip, with this file's SlideWarp,
- * narrow_halves and narrow_window). */
+ * Narrow lanes, 8 bytes (planes of one or two channels, and four at
+ * radius 2), go down first instead (separable_slide.cu's
+ * narrow_strip, with this file's SlideWarp, narrow_halves and
+ * narrow_window). */
 
 #ifndef CUDACONV_CUDA_SLIDE_CUH
 #define CUDACONV_CUDA_SLIDE_CUH
@@ -51,15 +52,16 @@ template <int R> struct SlideGeom
   static constexpr int AHEAD = RING - R - 1;
 };
 
-/* What a lane holds of each row of a plane of CHANNELS 8-bit samples:
- * slide_lane_bytes, PX pixels, as one vector (Raw); a warp makes
- * WARP_PX columns. */
-template <int CHANNELS> struct SlideLane
+/* What a lane holds of each row of a plane of CHANNELS 8-bit samples
+ * under a filter of radius RADIUS: slide_lane_bytes, PX pixels, as one
+ * vector (Raw); a warp makes WARP_PX columns. */
+template <int CHANNELS, int RADIUS> struct SlideLane
 {
   static constexpr int C = CHANNELS;
-  static constexpr int BYTES = slide_lane_bytes (C);
-  static constexpr int PX = slide_lane_px (C);
-  static constexpr int WARP_PX = slide_warp_px (C);
+  static constexpr int BYTES = slide_lane_bytes (C, RADIUS);
+  static constexpr int PX = slide_lane_px (C, RADIUS);
+  static constexpr int WARP_PX = slide_warp_px (C, RADIUS);
+  static constexpr bool DOWN_FIRST = slide_down_first (C, RADIUS);
   using Raw = typename ChunkType<BYTES>::type;
   using Pixel = typename ChunkType<C>::type;
   using In = Run<uint8_t, C, PX>;
@@ -207,15 +209,19 @@ slide_window (const uint4 & row, __half2 (&e)[4 + 2 * R][2])
     bytes_to_half2 (own[i], e[R + i][0], e[R + i][1]);
 }
 
-/* A lane's 8 bytes of a row of one or two channels as 4 pairs of halves.
- * Two channels make a pair a pixel.  One channel pairs pixels i and
- * i + 4 (pair i), so that the pixel R columns over is R pairs over, as
+/* The pairs of halves a pixel of C channels takes in a narrow lane
+ * (narrow_halves): two of four channels, one of two; one channel pairs
+ * pixels i and i + 4, so that the pixel R columns over is R pairs over, as
  * with two. */
+template <int C> constexpr int NARROW_PAIR_STEP = C == 4 ? 2 : 1;
+
+/* A lane's 8 bytes of a row of one, two or four channels as 4 pairs of
+ * halves, in order but for one channel's (NARROW_PAIR_STEP). */
 template <int C> __device__ __forceinline__ void
 narrow_halves (const uint2 & raw, __half2 (&h)[4])
 {
-  static_assert (C == 1 || C == 2, "8 bytes a lane");
-  if constexpr (C == 2) {
+  static_assert (C == 1 || C == 2 || C == 4, "8 bytes a lane");
+  if constexpr (C != 1) {
     bytes_to_half2 (raw.x, h[0], h[1]);
     bytes_to_half2 (raw.y, h[2], h[3]);
   } else {
@@ -232,36 +238,57 @@ narrow_bytes (const __half2 (&h)[4])
 {
   const unsigned lo = half2_to_bytes (h[0], h[1]);
   const unsigned hi = half2_to_bytes (h[2], h[3]);
-  if constexpr (C == 2)
+  if constexpr (C != 1)
     return make_uint2 (lo, hi);
   /* pixels 0, 4, 1, 5 and 2, 6, 3, 7 back in order */
   return make_uint2 (__byte_perm (lo, hi, 0x6420), __byte_perm (lo, hi,
           0x7531));
 }
 
-/* A lane's window of narrow_halves' pairs v: e[i] the pair R - i columns
- * before pair 0 (i < R), then its own, then R after, from the neighbour
- * lanes; every lane of the warp must call it (shuffles).  With one
- * channel a pair on either side takes one half from the neighbour. */
-template <int C, int R> __device__ __forceinline__ void
-narrow_window (const __half2 (&v)[4], __half2 (&e)[4 + 2 * R])
+/* narrow_halves' pairs, as floats, put back as the lane's 8 / C pixels
+ * in order. */
+template <int C> __device__ __forceinline__ void
+narrow_floats (const float2 (&pairs)[4], float (&val)[8 / C][C])
 {
-  static_assert (R <= 4, "the halo is in the neighbour lanes");
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    const float2 f = pairs[k];
+    if constexpr (C == 1) {
+      val[k][0] = f.x;
+      val[k + 4][0] = f.y;
+    } else {
+      val[2 * k / C][2 * k % C] = f.x;
+      val[(2 * k + 1) / C][(2 * k + 1) % C] = f.y;
+    }
+  }
+}
+
+/* A lane's window of narrow_halves' pairs v for radius R, S =
+ * R NARROW_PAIR_STEP<C> pairs on either side: e[i] pair i - S, then its
+ * own 4 from e[S], then S after, from the neighbour lanes; every lane of
+ * the warp must call it (shuffles).  With one channel a pair on either
+ * side takes one half from the neighbour. */
+template <int C, int R> __device__ __forceinline__ void
+narrow_window (const __half2 (&v)[4],
+    __half2 (&e)[4 + 2 * R * NARROW_PAIR_STEP<C>])
+{
+  constexpr int S = R * NARROW_PAIR_STEP<C>;
+  static_assert (S <= 4, "the halo is in the neighbour lanes");
 #pragma unroll
   for (int i = 0; i < 4; i++)
-    e[R + i] = v[i];
+    e[S + i] = v[i];
 #pragma unroll
-  for (int i = 0; i < R; i++) {
-    const __half2 before = __shfl_up_sync (0xffffffffu, v[4 - R + i], 1);
+  for (int i = 0; i < S; i++) {
+    const __half2 before = __shfl_up_sync (0xffffffffu, v[4 - S + i], 1);
     const __half2 after = __shfl_down_sync (0xffffffffu, v[i], 1);
-    if constexpr (C == 2) {
+    if constexpr (C != 1) {
       e[i] = before;
-      e[R + 4 + i] = after;
+      e[S + 4 + i] = after;
     } else {
       /* (high half of the first, low half of the second) */
       e[i] = half2_from_bits (__byte_perm (half2_bits (before),
-              half2_bits (v[4 - R + i]), 0x5432));
-      e[R + 4 + i] = half2_from_bits (__byte_perm (half2_bits (v[i]),
+              half2_bits (v[4 - S + i]), 0x5432));
+      e[S + 4 + i] = half2_from_bits (__byte_perm (half2_bits (v[i]),
               half2_bits (after), 0x5432));
     }
   }
@@ -379,15 +406,14 @@ slide_strip (const Op & op, const CcWindow & w)
   }
 }
 
-/* The grid of a slide kernel for planes of channels samples:
+/* The grid of a slide kernel whose warps make warp_px columns:
  * SLIDE_WARPS warps a block, each a strip of rows rows (one of
  * SlideStripRows). */
 inline dim3
-slide_grid (const CcPlane & pl, int channels, int rows)
+slide_grid (const CcPlane & pl, int warp_px, int rows)
 {
   const int strips = div_up (pl.height, rows);
-  return dim3 (div_up (pl.width, slide_warp_px (channels)), div_up (strips,
-          SLIDE_WARPS));
+  return dim3 (div_up (pl.width, warp_px), div_up (strips, SLIDE_WARPS));
 }
 
 }                               /* namespace cc */

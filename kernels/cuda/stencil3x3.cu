@@ -313,7 +313,7 @@ stencil_run_half (const unsigned char *raw, const __half * hf,
  * tile. */
 template <bool LAPLACIAN, int SKIP> struct StencilSlide
 {
-  using Lane = SlideLane<4>;
+  using Lane = SlideLane<4, 1>;
   static constexpr int R = 1;
   struct Across
   {
@@ -490,7 +490,8 @@ cc_stencil_slide_launch (const CcMaskParams * p, int rows, int skip,
 {
   return cc::dispatch_list (cc::SlideStripRows (), rows,[&](auto h) {
         constexpr int ROWS = decltype (h)::value;
-        const dim3 grid = cc::slide_grid (p->w.plane, 4, ROWS);
+        const dim3 grid = cc::slide_grid (p->w.plane,
+            cc::slide_warp_px (4, 1), ROWS);
         if (p->laplacian) {
           /* its outputs are all made in pairs of halves */
           cc::stencil_slide<true, -1, ROWS> <<<grid, 32 * cc::SLIDE_WARPS, 0,

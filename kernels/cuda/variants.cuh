@@ -108,30 +108,33 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
       list_round_up (HalfTileRadii (), radius) == radius;
 }
 
-/* separable_slide.cu: the same arithmetic, horizontal pass first, with
- * no tile, at these radii: each warp slides down a strip of SLIDE_ROWS
- * output rows, a lane holding slide_lane_bytes of each row and lanes 0
- * and 31 only lending theirs to their neighbours, so a warp makes
- * slide_warp_px columns; SLIDE_WARPS warps a block, in strips one below
- * the other.  Each warp loads at least SLIDE_AHEAD rows ahead of the one
- * it filters.  The planner takes it for whole frames (not batches) of
- * 8-bit samples, filters with no unsharp mask and no offset, where the
- * error bound in the kernel's order of passes allows.
+/* separable_slide.cu: the same arithmetic with no tile: each warp slides
+ * down a strip of SLIDE_ROWS output rows, a lane holding
+ * slide_lane_bytes of each row and lanes 0 and 31 only lending theirs to
+ * their neighbours, so a warp makes slide_warp_px columns; SLIDE_WARPS warps a block, in strips one below the other.  The
+ * planner takes it for whole frames (not batches) of 8-bit samples,
+ * filters with no unsharp mask and no offset, where the error bound in
+ * the kernel's order of passes allows.
  *
- * Four channels (SlideRadii), measured on an H100 (bench/RESULTS.md): at
- * radius 2 it beats the tile by 1 % at 4K and 17 % at 1080p; at radius 4
- * it lost (86.8 us at best at 4K against 58.4), and radius 3 is not
- * measured, so those stay on the tile.  At 4K strips of 4 rows beat 2, 3,
- * 5, 6, 8, 12 and 16 (a warp works down its strip alone, and each strip
- * reads 2 R rows more than it makes).
+ * Four channels at radius 1 (SlideRadii): 16 bytes a lane, across first,
+ * loading at least SLIDE_AHEAD rows ahead.  Measured on an H100
+ * (bench/RESULTS.md), strips of 4 rows beat 2, 3, 5, 6, 8, 12 and 16 at
+ * 4K (a warp works down its strip alone, and each strip reads 2 R rows
+ * more than it makes).
  *
- * One and two channels (SlideNarrowRadii): a lane holds 8 bytes, so that
- * a radius-4 filter's rows take 36 registers rather than 72.  These go
- * down first, the taps down balanced to sum to 1 (slide_down_first), and
- * load SLIDE_NARROW_AHEAD rows ahead.  Measured on an H100: 4K GRAY8 at
- * radius 4 24.6 us against the tile's 32.5, NV12 34.9 against 56.7. */
-using SlideRadii = IntList<1, 2>;
+ * Narrow lanes (SlideNarrowRadii for one and two channels,
+ * SlideNarrowRgbaRadii for four): 8 bytes a lane, so that a radius-4
+ * filter's rows take 36 registers rather than 72.  These go down first,
+ * the taps down balanced to sum to 1 (slide_down_first), and load
+ * SLIDE_NARROW_AHEAD rows ahead.  Measured on an H100 (bench/RESULTS.md):
+ * 4K GRAY8 at radius 4 24.6 us against the tile's 32.5, NV12 34.9 against
+ * 56.7; 4K RGBA at radius 2 40.1 against 44.2 across first and 46.5 in
+ * tiles.  Four channels at radius 4 lost to the tile at 4K both ways: 65.0
+ * us on narrow lanes (two lanes of halo at either end of a warp, 152
+ * instructions a pixel) and 86.8 across first, against 55.8. */
+using SlideRadii = IntList<1>;
 using SlideNarrowRadii = IntList<1, 2, 3, 4>;
+using SlideNarrowRgbaRadii = IntList<2>;
 constexpr int SLIDE_WARPS = 4;
 constexpr int SLIDE_AHEAD = 2;
 constexpr int SLIDE_NARROW_AHEAD = 4;
@@ -151,65 +154,75 @@ constexpr int SLIDE_TEST_ROWS = 7;
 /* The strip heights compiled, a kernel each. */
 using SlideStripRows = IntList<SLIDE_ROWS, SLIDE_WAVE_ROWS, SLIDE_TEST_ROWS>;
 
+/* Whether a list of variants holds radius. */
+template <int... V> constexpr bool
+list_has (IntList<V...> list, int radius)
+{
+  return list_round_up (list, radius) == radius;
+}
+
 /* Whether the separable kernel sliding down rows is compiled for planes
  * of channels 8-bit samples at radius. */
 constexpr bool
 slide_has (int channels, int radius)
 {
-  return channels == 4 ? list_round_up (SlideRadii (), radius) == radius :
+  return channels == 4 ? list_has (SlideRadii (), radius) ||
+      list_has (SlideNarrowRgbaRadii (), radius) :
       (channels == 1 || channels == 2) &&
-      list_round_up (SlideNarrowRadii (), radius) == radius;
-}
-
-/* Whether the kernel filters down first (the others across). */
-constexpr bool
-slide_down_first (int channels)
-{
-  return channels != 4;
+      list_has (SlideNarrowRadii (), radius);
 }
 
 /* The bytes of a row a lane holds, its pixels, and the columns a warp
  * makes. */
 constexpr int
-slide_lane_bytes (int channels)
+slide_lane_bytes (int channels, int radius)
 {
-  return channels == 4 ? 16 : 8;
+  return channels == 4 && list_has (SlideRadii (), radius) ? 16 : 8;
 }
 
 constexpr int
-slide_lane_px (int channels)
+slide_lane_px (int channels, int radius)
 {
-  return slide_lane_bytes (channels) / channels;
+  return slide_lane_bytes (channels, radius) / channels;
 }
 
 constexpr int
-slide_warp_px (int channels)
+slide_warp_px (int channels, int radius)
 {
-  return 30 * slide_lane_px (channels);
+  return 30 * slide_lane_px (channels, radius);
+}
+
+/* Whether the kernel filters down first (the others across): those with
+ * narrow lanes. */
+constexpr bool
+slide_down_first (int channels, int radius)
+{
+  return slide_lane_bytes (channels, radius) == 8;
 }
 
 /* Blocks an SM of each kernel sliding down rows (its launch bounds), as
- * many as fit its registers at SLIDE_ROWS and SLIDE_WAVE_ROWS with no
- * spills: the separable filters of four channels 64 registers at radius
- * 1 and up to 91 at 2; of one and two channels up to 62 at radii 1 and 2
- * and 80 at 3 and 4; the Laplacian 64; Sobel 80, or 72 with a channel
- * left out (skipped_channel). */
+ * many as fit its registers at SLIDE_ROWS and SLIDE_WAVE_ROWS: the
+ * separable filters of four channels across first 64 registers; on
+ * narrow lanes up to 64 at radii 1 and 2 and 80 at 3 and 4 (radius 4
+ * spills 8 bytes in strips of SLIDE_WAVE_ROWS); the
+ * Laplacian 64; Sobel 80, or 72 with a channel left out
+ * (skipped_channel). */
 constexpr int
 slide_blocks (int channels, int radius)
 {
-  if (channels != 4)
-    return radius <= 2 ? 8 : 6;
-  return radius == 1 ? 8 : 5;
+  if (!slide_down_first (channels, radius))
+    return 8;
+  return radius <= 2 ? 8 : 6;
 }
+static_assert (list_max (SlideNarrowRgbaRadii ()) <= slide_lane_px (4, 2) &&
+    list_max (SlideNarrowRadii ()) <= slide_lane_px (2, 1),
+    "a lane's neighbours hold its halo");
 
 constexpr int
 sobel_slide_blocks (int skip)
 {
   return skip >= 0 ? 7 : 6;
 }
-static_assert (list_max (SlideRadii ()) <= slide_lane_px (4) &&
-    list_max (SlideNarrowRadii ()) <= slide_lane_px (2),
-    "a lane's neighbours hold its halo");
 
 /* separable_mma.cu: the tiled kernel on tensor cores, for 8-bit
  * four-channel planes, at these compiled radii (a radius in between runs

@@ -746,15 +746,17 @@ slide_case (Ctx * ctx, int index, const int (*sizes)[2], int n_sizes,
 /* The kernels in halves that slide down strips of rows, for 8-bit
  * four-channel planes: separable_slide.cu for separable filters at radii
  * 1 and 2 where its error bound allows (gaussians, boxes, uniform and
- * rank-1 masks), stencil3x3.cu's for Sobel and the Laplacian, at each
- * border, half of the cases on extremes (0 and 255); sharpens (an unsharp
- * mask) and radii 3 and 4 check that the planner leaves them to the tiled
- * kernel, and sources starting off a 4-byte boundary that it leaves the
- * stencils to theirs.  Widths around the warps' 120 columns and heights
- * around the strips: the test's choice makes them 7 rows (several strips
- * in small frames, 9 or 11 input rows each, wrapping the rings of 6 and
- * 5), the planner's 4 (group_slide_waves: its 5); one case in four takes
- * the planner's, one in four keeps the kernels out (the tiled kernels in
+ * rank-1 masks; radius 2 on narrow lanes, with sharpens and offsets too:
+ * group_slide_narrow), stencil3x3.cu's for Sobel and the Laplacian,
+ * at each border, half of the cases on extremes (0 and 255); sharpens at
+ * radius 1 (an unsharp mask) and radii 3 and 4 check that the planner
+ * leaves them to the tiled kernel, and sources starting off a 4-byte
+ * boundary that it leaves the stencils to theirs.  Widths
+ * around the 120 columns of radius 1's warps and heights around the
+ * strips: the test's choice makes them 7 rows (several strips in small
+ * frames, 9 or 11 input rows each, wrapping the rings of 6 and 5), the
+ * planner's 4 (group_slide_waves: its 5); one case in four takes the
+ * planner's, one in four keeps the kernels out (the tiled kernels in
  * halves, which batches still take). */
 static void
 group_slide (Ctx * ctx, int quick)
@@ -788,39 +790,43 @@ group_slide (Ctx * ctx, int quick)
   group_report ("slide-off", &off);
 }
 
-/* The separable kernel sliding down rows for 8-bit planes of one and two
- * channels (separable_slide.cu; GRAY8, the planes of I420 and NV12), at
- * radii 1 to 4 where its error bound allows, every border, half of the
- * cases on extremes.  A lane holds 8 bytes: 8 pixels of one channel, whose
- * halves pair pixels 4 apart, or 4 of two, so a warp makes 240 or 120
- * columns, and it filters down first.  Widths around those columns,
- * heights around the strips (7 rows with the test's choice).  One case in
- * four keeps the kernel out; sharpens (an unsharp mask) check that the
- * planner leaves them to the tiled kernel.  Sources aligned to 16 bytes
- * take vector loads, to 4 bytes (at least) 32-bit words, and one case in
- * four has a random start and pitch (the tile where they are not 4-byte
- * aligned).  Each gaussian of the test's choice on an aligned source must
- * run on the kernel at least once for each channel count and radius (a
- * random sigma may fail the error bound), and no case kept out may. */
+/* The separable kernel sliding down rows on narrow lanes, for 8-bit
+ * planes of one and two channels (separable_slide.cu; GRAY8, the planes
+ * of I420 and NV12) at radii 1 to 4, and of four at radius 2, where its
+ * error bound allows, every border, half of the cases on extremes.  A lane
+ * holds 8 bytes: 8 pixels of one channel, whose halves pair pixels 4
+ * apart, 4 of two or 2 of four, so a warp makes 240, 120 or 60 columns,
+ * and it filters down first.  Widths around those columns, heights
+ * around the strips (7 rows with the test's choice).  One case in
+ * four keeps the kernel out.  Sources aligned to 16 bytes take vector
+ * loads, to 4 bytes (at least) 32-bit words, and one case in four has a
+ * random start and pitch (the tile where they are not 4-byte aligned).
+ * Each gaussian of the test's choice on an aligned source must run on the
+ * kernel at least once for each channel count and radius (a random sigma
+ * may fail the error bound), and so must a sharpen (an unsharp mask, in
+ * f32 after the halves) for each channel count; no case kept out may. */
 static void
 group_slide_narrow (Ctx * ctx, int quick)
 {
   static const int sizes[][2] = {
     {1, 1}, {3, 2}, {8, 7}, {239, 8}, {240, 14}, {241, 15}, {119, 6},
-    {121, 29}, {481, 3}, {5, 121}
+    {121, 29}, {481, 3}, {5, 121}, {59, 9}, {61, 10}
   };
+  static const int channel_counts[] = { 1, 2, 4 };
+  static const int first_radius[] = { 1, 1, 2 }, last_radius[] = { 4, 4, 2 };
   /* vector loads, words, vector loads, the tile */
   static const int aligns[] = { 16, 4, 16, 0 };
   const int n_sizes = (int) (sizeof (sizes) / sizeof (sizes[0]));
   Group on = { 0 }, off = { 0 };
-  int ran[3][5] = { {0} };
+  int ran[5][5] = { {0} }, sharpened[5] = { 0 };
   int index = 0;
 
-  for (int channels = 1; channels <= 2; channels++)
+  for (int c = 0; c < 3; c++)
     for (int k = 0; k < N_SEPARABLE_KINDS; k++)
-      for (int radius = 1; radius <= 4; radius++)
+      for (int radius = first_radius[c]; radius <= last_radius[c]; radius++)
         for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
           for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
+            int channels = channel_counts[c];
             int w, h;
             CudaConvChoice choice = slide_case (ctx, index, sizes, n_sizes,
                 quick ? 600 : 1200, quick, &w, &h);
@@ -833,8 +839,7 @@ group_slide_narrow (Ctx * ctx, int quick)
                 channels, w, h, radius, 0, NULL);
             runs = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE, NULL) -
                 before;
-            if ((choice == CUDACONV_CHOICE_NEVER ||
-                    separable_kinds[k] == CASE_SHARPEN) && runs != 0) {
+            if (choice == CUDACONV_CHOICE_NEVER && runs != 0) {
               printf ("FAIL seed %llu %s: a case kept out of the sliding "
                   "kernel ran on it (C=%d radius %d, %s)\n",
                   (unsigned long long) ctx->seed, NAME, channels, radius,
@@ -844,35 +849,44 @@ group_slide_narrow (Ctx * ctx, int quick)
             if (choice == CUDACONV_CHOICE_ALWAYS && ctx->src_align > 0 &&
                 separable_kinds[k] == CASE_GAUSSIAN)
               ran[channels][radius] += runs > 0;
+            if (separable_kinds[k] == CASE_SHARPEN)
+              sharpened[channels] += runs > 0;
           }
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
   ctx->extremes = 0;
   ctx->src_align = 0;
-  for (int channels = 1; channels <= 2; channels++)
-    for (int radius = 1; radius <= 4; radius++) {
+  for (int c = 0; c < 3; c++)
+    for (int radius = first_radius[c]; radius <= last_radius[c]; radius++) {
+      int channels = channel_counts[c];
       if (ran[channels][radius] == 0)
         printf ("FAIL seed %llu %s: no gaussian of C=%d radius %d ran on "
             "the sliding kernel\n", (unsigned long long) ctx->seed, NAME,
             channels, radius);
       tu_check (ctx->tally, ran[channels][radius] > 0);
     }
+  for (int c = 0; c < 3; c++) {
+    if (sharpened[channel_counts[c]] == 0)
+      printf ("FAIL seed %llu %s: no sharpen of C=%d ran on the sliding "
+          "kernel\n", (unsigned long long) ctx->seed, NAME, channel_counts[c]);
+    tu_check (ctx->tally, sharpened[channel_counts[c]] > 0);
+  }
   group_report ("slide-narrow", &on);
   group_report ("slide-narrow-off", &off);
 }
 
 /* Frames whose strips of 4 rows need a little more than one wave of the
  * sliding kernels' resident blocks, where the planner takes strips of 5
- * (variants.cuh: SLIDE_WAVE_ROWS; a warp makes 120 columns of four or
- * two channels and 240 of one, a block 4 strips).  The blocks an SM are
- * the kernels' launch bounds there: 8 at radius 1 and 2 of one or two
- * channels, at radius 1 of four and for the Laplacian; 6 at radius 3 and
- * 4 of one or two channels; 5 at radius 2 of four; 7 for Sobel with a
- * channel copied and 6 without.  Each frame is 16 columns of blocks wide,
- * and one row of blocks taller than a wave of strips of 4 (Sobel's, made
- * for 7 blocks, takes strips of 5 at 6 too, on GPUs of 40 SMs or more).  Its source rows are aligned to 16 bytes, so that
- * the planner may take the kernels: every case that runs on them must run
- * in strips of 5, and each must run on them at least once (a gaussian's
- * random sigma may fail the error bound). */
+ * (variants.cuh: SLIDE_WAVE_ROWS; a block makes 4 strips, a warp the
+ * columns in the table: slide_warp_px).  The blocks an SM are the
+ * kernels' launch bounds there: 8 on narrow lanes at radius 1 and 2, at
+ * radius 1 of four channels and for the Laplacian; 6 on narrow lanes at
+ * radius 3 and 4; 7 for Sobel with a channel copied and 6 without.  Each
+ * frame is 16 columns of blocks wide, and one row of blocks taller than a
+ * wave of strips of 4 (Sobel's, made for 7 blocks, takes strips of 5 at 6
+ * too, on GPUs of 40 SMs or more).  Its source rows are aligned to 16
+ * bytes, so that the planner may take the kernels: every case that runs
+ * on them must run in strips of 5, and each must run on them at least
+ * once (a gaussian's random sigma may fail the error bound). */
 static void
 group_slide_waves (Ctx * ctx, int quick)
 {
@@ -882,12 +896,13 @@ group_slide_waves (Ctx * ctx, int quick)
     int channels;
     int radius;
     int blocks;
+    int warp_px;
   } cases[] = {
-    {CASE_GAUSSIAN, 4, 1, 8}, {CASE_BOX_SMALL, 4, 1, 8},
-    {CASE_LAPLACIAN, 4, 0, 8}, {CASE_SOBEL, 4, 0, 7},
-    {CASE_GAUSSIAN, 4, 2, 5}, {CASE_GAUSSIAN, 1, 1, 8},
-    {CASE_GAUSSIAN, 1, 4, 6}, {CASE_GAUSSIAN, 2, 2, 8},
-    {CASE_GAUSSIAN, 2, 3, 6},
+    {CASE_GAUSSIAN, 4, 1, 8, 120}, {CASE_BOX_SMALL, 4, 1, 8, 120},
+    {CASE_LAPLACIAN, 4, 0, 8, 120}, {CASE_SOBEL, 4, 0, 7, 120},
+    {CASE_GAUSSIAN, 4, 2, 8, 60},
+    {CASE_GAUSSIAN, 1, 1, 8, 240}, {CASE_GAUSSIAN, 1, 4, 6, 240},
+    {CASE_GAUSSIAN, 2, 2, 8, 120}, {CASE_GAUSSIAN, 2, 3, 6, 120},
   };
   Group g = { 0 };
   int sms = 0;
@@ -902,7 +917,7 @@ group_slide_waves (Ctx * ctx, int quick)
     int ran = 0;
     for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b += quick ? 2 : 1) {
       int h = 16 * (sms * cases[i].blocks / 16 + 1);
-      int w = 16 * (cases[i].channels == 1 ? 240 : 120);
+      int w = 16 * cases[i].warp_px;
       long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
           NULL);
       int strip = 0;
