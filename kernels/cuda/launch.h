@@ -273,9 +273,10 @@ cudaError_t cc_separable_half_launch (const CcSepParams * p, int radius,
  * SlideStripRows (separable_slide.cu), for 8-bit planes of 1, 2 or 4
  * channels at a radius slide_has; four channels at radius 1 go across
  * first, so their bound is cc_separable_half_error with the axes swapped
- * (slide_down_first). */
-cudaError_t cc_separable_slide_launch (const CcSepParams * p, int channels,
-    int radius, int rows, cudaStream_t stream);
+ * (slide_down_first).  16-bit planes of 2 channels go in f32. */
+cudaError_t cc_separable_slide_launch (const CcSepParams * p,
+    CudaConvSampleType type, int channels, int radius, int rows,
+    cudaStream_t stream);
 /* The tiled kernel on tensor cores (separable_mma.cu) at a radius of
  * MmaRadii, for 8-bit four-channel planes; cc_separable_mma_error: the
  * bound, in LSB, on its result's distance from the exact correlation with

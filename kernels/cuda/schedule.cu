@@ -343,21 +343,30 @@ mma_tile_fits (const CudaConvCuda * cuda, const SepJob * job,
   return radius;
 }
 
-/* Whether the kernel in halves sliding down rows makes this job within 1
- * LSB: for whole frames of 8-bit samples in 4-byte aligned rows, at a
- * compiled radius (slide_has), with the balanced taps (put in tx and ty)
- * and its order of passes (slide_down_first).  Down first, an unsharp
- * mask's amount scales the bound, as in half_tile_fits; across first
- * takes no unsharp mask and no offset (see separable_slide.cu). */
+/* Whether the kernel sliding down rows makes this job within 1 LSB: for
+ * whole frames of 8- or 16-bit samples in 4-byte aligned rows, at a
+ * compiled radius (slide_has), with the balanced taps (put in tx and ty).
+ * 16-bit samples go in f32, as the tiled kernel takes them.  8-bit ones go
+ * in halves, with the error bound in the kernel's order of passes
+ * (slide_down_first): down first, an unsharp mask's amount scales it, as
+ * in half_tile_fits; across first takes no unsharp mask and no offset (see
+ * separable_slide.cu). */
 static int
 slide_fits (const SepJob * job, int radius, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels,
     const CcBatch * batch, double *tx, double *ty)
 {
+  int sample_bytes = type == CUDACONV_SAMPLE_U16 ? 2 : 1;
+
   if (test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_NEVER ||
-      batch != NULL || type != CUDACONV_SAMPLE_U8 ||
-      !cc::slide_has (channels, radius) || pl->src_align < 4 ||
-      out->shift != 0 || out->max_value != 255)
+      batch != NULL || type == CUDACONV_SAMPLE_F32 ||
+      !cc::slide_has (channels, radius, sample_bytes) || pl->src_align < 4)
+    return 0;
+  if (sample_bytes == 2) {
+    balance_taps (job, 1, tx, ty);
+    return 1;
+  }
+  if (out->shift != 0 || out->max_value != 255)
     return 0;
   if (cc::slide_down_first (channels, radius)) {
     double scale = job->unsharp ? fabs (job->amount) : 1.0;
@@ -402,20 +411,21 @@ slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks,
 static CudaConvStatus
 run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
     const double *tx, const double *ty, const CcPlane * pl,
-    const CcOutput * out, int channels, int border, cudaStream_t stream,
-    CudaConvError * err)
+    const CcOutput * out, CudaConvSampleType type, int channels, int border,
+    cudaStream_t stream, CudaConvError * err)
 {
   CcSepParams p;
   int rows = slide_rows (cuda, pl, cc::slide_blocks (channels, radius),
-      cc::slide_warp_px (channels, radius));
+      cc::slide_warp_px (channels, radius, type == CUDACONV_SAMPLE_U16 ?
+          2 : 1));
 
   sep_params_init (&p, job, window (pl, out, border, radius, radius),
       2 * radius + 1, 2 * radius + 1);
   cc_centre_taps (p.taps_x, p.ntx, tx, 2 * job->rx + 1);
   cc_centre_taps (p.taps_y, p.nty, ty, 2 * job->ry + 1);
   path_taken (CUDACONV_PATH_SLIDE, rows);
-  return cc_launched (cc_separable_slide_launch (&p, channels, radius, rows,
-          stream),
+  return cc_launched (cc_separable_slide_launch (&p, type, channels, radius,
+          rows, stream),
       "launching the separable kernel sliding down rows", err);
 }
 
@@ -480,8 +490,8 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
     return run_mma (cuda, job, mma, tx, ty, pl, out, border, batch, stream,
         err);
   if (slide_fits (job, radius, pl, out, type, channels, batch, tx, ty))
-    return run_slide (cuda, job, radius, tx, ty, pl, out, channels, border,
-        stream, err);
+    return run_slide (cuda, job, radius, tx, ty, pl, out, type, channels,
+        border, stream, err);
 
   half = half_tile_fits (job, radius, out, type, channels);
   if (half)

@@ -17,7 +17,8 @@
  * horizontal taps as its first pass (the planner swaps them).
  *
  * Narrow lanes of 8 bytes (one and two channels, four at radius 2) go
- * down first (narrow_strip), as the tiled kernels do. */
+ * down first (narrow_strip), as the tiled kernels do; 16-bit planes of
+ * two channels too, in floats. */
 
 #include "slide.cuh"
 
@@ -78,75 +79,141 @@ template <int RADIUS> struct SeparableSlide
   }
 };
 
-/* Stores a lane's output pixels of row y, whose correlation is h and
- * whose input row's halves are src (they hold its bytes exactly), through
- * the channel map.  An unsharp mask or an offset is applied in f32, as
- * separable_half.cu does. */
-template <class L, int R, int ROWS> __device__ __forceinline__ void
+/* The arithmetic of a narrow lane's elements (NarrowElem): pairs of
+ * halves, or floats. */
+__device__ __forceinline__ __half2
+elem_mul (__half2 a, __half2 b)
+{
+  return __hmul2 (a, b);
+}
+
+__device__ __forceinline__ float
+elem_mul (float a, float b)
+{
+  return a * b;
+}
+
+__device__ __forceinline__ __half2
+elem_fma (__half2 a, __half2 b, __half2 c)
+{
+  return __hfma2 (a, b, c);
+}
+
+__device__ __forceinline__ float
+elem_fma (float a, float b, float c)
+{
+  return fmaf (a, b, c);
+}
+
+/* Taps as floats, for the elements of 16-bit samples. */
+template <int NT> struct FloatTaps
+{
+  float t[NT];
+
+  __device__ __forceinline__ explicit FloatTaps (const float *w)
+  {
+#pragma unroll
+    for (int i = 0; i < NT; i++)
+      t[i] = w[i];
+  }
+};
+
+template <typename T, int NT> using NarrowTaps =
+    std::conditional_t<sizeof (T) == 1, HalfTaps<NT>, FloatTaps<NT>>;
+
+/* Stores a lane's pixels of output row o of the strip, whose correlation
+ * is h and whose input row's elements are src, through the channel map.
+ * An unsharp mask or an offset is applied in f32, as separable_half.cu
+ * does.  8-bit samples: src's halves hold the input bytes exactly; 16-bit
+ * ones are reloaded where a channel copies them (src dropped their shifted
+ * bits). */
+template <typename T, class L, int R, int ROWS, typename E>
+    __device__ __forceinline__ void
 narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
-    int y, const __half2 (&h)[4], const __half2 (&src)[4])
+    int o, const E (&h)[4], const E (&src)[4])
 {
   constexpr int C = L::C, PX = L::PX;
-  const RunMasks<uint8_t, C, PX> masks (p.w.out);
+  const int y = sw.y0 + o;
+  const RunMasks<T, C, PX> masks (p.w.out);
   typename L::In in, out;
-  *reinterpret_cast<uint2 *> (in.u.b) = p.w.out.need_src ?
-      narrow_bytes<C> (src) : make_uint2 (0, 0);
 
-  if (p.unsharp || p.offset != 0.f) {
-    float2 pairs[4];
+  if constexpr (sizeof (T) == 2) {
     float val[PX][C];
+    *reinterpret_cast<uint2 *> (in.u.b) = p.w.out.need_src ?
+        sw.load (o + R) : make_uint2 (0, 0);
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
-      const float2 f = __half22float2 (h[k]), v = __half22float2 (src[k]);
-      pairs[k] = p.unsharp ? make_float2 (fmaf (p.amount, v.x - f.x, v.x),
-          fmaf (p.amount, v.y - f.y, v.y)) : make_float2 (f.x + p.offset,
-          f.y + p.offset);
-    }
-    narrow_floats<C> (pairs, val);
+    for (int k = 0; k < 4; k++)
+      val[k / C][k % C] = p.unsharp ? fmaf (p.amount, src[k] - h[k],
+          src[k]) : h[k] + p.offset;
     if (sw.n == PX)
-      store_run_masked<uint8_t, C, PX, -1> (sw.pl, p.w.out, masks, sw.x, y,
-          val, in);
+      store_run_masked<T, C, PX, -1> (sw.pl, p.w.out, masks, sw.x, y, val,
+          in);
     else
-      finish_run<uint8_t, C, PX> (sw.pl, p.w.out, sw.x, y, sw.n, val, in);
+      finish_run<T, C, PX> (sw.pl, p.w.out, sw.x, y, sw.n, val, in);
     return;
-  }
+  } else {
+    *reinterpret_cast<uint2 *> (in.u.b) = p.w.out.need_src ?
+        narrow_bytes<C> (src) : make_uint2 (0, 0);
+    if (p.unsharp || p.offset != 0.f) {
+      float2 pairs[4];
+      float val[PX][C];
+#pragma unroll
+      for (int k = 0; k < 4; k++) {
+        const float2 f = __half22float2 (h[k]), v = __half22float2 (src[k]);
+        pairs[k] = p.unsharp ? make_float2 (fmaf (p.amount, v.x - f.x, v.x),
+            fmaf (p.amount, v.y - f.y, v.y)) : make_float2 (f.x + p.offset,
+            f.y + p.offset);
+      }
+      narrow_floats<C> (pairs, val);
+      if (sw.n == PX)
+        store_run_masked<T, C, PX, -1> (sw.pl, p.w.out, masks, sw.x, y, val,
+            in);
+      else
+        finish_run<T, C, PX> (sw.pl, p.w.out, sw.x, y, sw.n, val, in);
+      return;
+    }
 
-  unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
-  const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
-  const uint2 made = narrow_bytes<C> (h);
-  words[0] = (made.x & masks.filt[0]) | (in_words[0] & masks.copy[0]) |
-      masks.fill[0];
-  words[1] = (made.y & masks.filt[1]) | (in_words[1] & masks.copy[1]) |
-      masks.fill[1];
-  run_store<uint8_t, C, PX> (out, sw.pl.dst + (long long) y *
-      sw.pl.dst_stride, sw.x, sw.n, sw.pl.dst_align);
+    unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
+    const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
+    const uint2 made = narrow_bytes<C> (h);
+    words[0] = (made.x & masks.filt[0]) | (in_words[0] & masks.copy[0]) |
+        masks.fill[0];
+    words[1] = (made.y & masks.filt[1]) | (in_words[1] & masks.copy[1]) |
+        masks.fill[1];
+    run_store<T, C, PX> (out, sw.pl.dst + (long long) y * sw.pl.dst_stride,
+        sw.x, sw.n, sw.pl.dst_align);
+  }
 }
 
 /* The strip of narrow lanes (8 bytes a lane), down first: each input
- * row, as narrow_halves' pairs, enters a ring of the TAPS rows an output
+ * row, as the lane's 4 elements, enters a ring of the TAPS rows an output
  * row takes; each output row sums them down, then its sums go across by
- * shuffles, tap t STEP pairs after tap t - 1.  Across first, as
+ * shuffles, tap t STEP elements after tap t - 1.  Across first, as
  * slide_strip does, a strip would filter its 2 R halo rows across too: at
  * radius 4 in strips of 4 rows, three rows for each it makes (70
  * instructions a pixel of GRAY8, and slower than the tile:
- * bench/RESULTS.md); here a halo row costs its load and its halves.  The
- * rows enter SLIDE_NARROW_AHEAD ahead of their use. */
-template <int C, int R, int ROWS> __device__ __forceinline__ void
+ * bench/RESULTS.md); here a halo row costs its load and its conversion.
+ * The rows enter SLIDE_NARROW_AHEAD ahead of their use.  8-bit samples
+ * go in pairs of halves, 16-bit ones in floats (f32 has no error bound to
+ * meet: its rounding is far below 1 LSB, as in the f32 tile). */
+template <typename T, int C, int R, int ROWS> __device__ __forceinline__
+    void
 narrow_strip (const CcSepParams & p)
 {
-  using L = SlideLane<C, R>;
+  using L = SlideLane<C, R, T>;
+  using E = NarrowElem<T>;
   static_assert (L::DOWN_FIRST, "narrow lanes");
   constexpr int TAPS = 2 * R + 1, INPUTS = ROWS + 2 * R;
-  constexpr int STEP = NARROW_PAIR_STEP<C>, S = R * STEP;
+  constexpr int STEP = NARROW_STEP<T, C>, S = R * STEP;
   constexpr int AHEAD = SLIDE_NARROW_AHEAD, RAW = AHEAD + 1;
   const SlideWarp<L, R, ROWS> sw (p.w);
 
   if (sw.idle ())
     return;
 
-  const HalfTaps<TAPS> tx (p.taps_x), ty (p.taps_y);
+  const NarrowTaps<T, TAPS> tx (p.taps_x), ty (p.taps_y);
   typename L::Raw raw[RAW];
-  __half2 rows[TAPS][4];
+  E rows[TAPS][4];
 
 #pragma unroll
   for (int k = 0; k < AHEAD && k < INPUTS; k++)
@@ -154,78 +221,92 @@ narrow_strip (const CcSepParams & p)
 
 #pragma unroll
   for (int k = 0; k < INPUTS; k++) {
-    /* into the slot of row k - 1, made halves */
+    /* into the slot of row k - 1, made elements */
     if (k + AHEAD < INPUTS)
       raw[(k + AHEAD) % RAW] = sw.load (k + AHEAD);
-    narrow_halves<C> (raw[k % RAW], rows[k % TAPS]);
+    if constexpr (sizeof (T) == 1)
+      narrow_halves<C> (raw[k % RAW], rows[k % TAPS]);
+    else
+      narrow_samples (raw[k % RAW], p.w.out.shift, rows[k % TAPS]);
     if (k < 2 * R)
       continue;
 
     /* output row o, of input rows o to k */
     const int o = k - 2 * R;
-    __half2 v[4], e[4 + 2 * S], h[4];
+    E v[4], e[4 + 2 * S], h[4];
 #pragma unroll
     for (int i = 0; i < 4; i++) {
-      v[i] = __hmul2 (ty.t[0], rows[o % TAPS][i]);
+      v[i] = elem_mul (ty.t[0], rows[o % TAPS][i]);
 #pragma unroll
       for (int t = 1; t < TAPS; t++)
-        v[i] = __hfma2 (ty.t[t], rows[(o + t) % TAPS][i], v[i]);
+        v[i] = elem_fma (ty.t[t], rows[(o + t) % TAPS][i], v[i]);
     }
-    narrow_window<C, R> (v, e);
+    narrow_window<T, C, R> (v, e);
 #pragma unroll
     for (int j = 0; j < 4; j++) {
-      h[j] = __hmul2 (tx.t[0], e[j]);
+      h[j] = elem_mul (tx.t[0], e[j]);
 #pragma unroll
       for (int t = 1; t < TAPS; t++)
-        h[j] = __hfma2 (tx.t[t], e[j + STEP * t], h[j]);
+        h[j] = elem_fma (tx.t[t], e[j + STEP * t], h[j]);
     }
     if (sw.stores_row (o))
-      narrow_store (p, sw, sw.y0 + o, h, rows[(o + R) % TAPS]);
+      narrow_store<T> (p, sw, o, h, rows[(o + R) % TAPS]);
   }
 }
 
 /* Across first (four channels at radius 1), filters with no unsharp mask
  * and no offset (the planner's rule: with them, their f32 arithmetic took
  * the registers that keep this kernel ahead). */
-template <int C, int R, int ROWS> __global__ void
+template <typename T, int C, int R, int ROWS> __global__ void
 __launch_bounds__ (32 * SLIDE_WARPS, slide_blocks (C, R))
 separable_slide (const __grid_constant__ CcSepParams p)
 {
-  if constexpr (!SlideLane<C, R>::DOWN_FIRST)
+  if constexpr (!SlideLane<C, R, T>::DOWN_FIRST)
     slide_strip<ROWS> (SeparableSlide<R> (p), p.w);
   else
-    narrow_strip<C, R, ROWS> (p);
+    narrow_strip<T, C, R, ROWS> (p);
 }
 
 }                               /* namespace cc */
 
 extern "C" cudaError_t
-cc_separable_slide_launch (const CcSepParams * p, int channels, int radius,
-    int rows, cudaStream_t stream)
+cc_separable_slide_launch (const CcSepParams * p, CudaConvSampleType type,
+    int channels, int radius, int rows, cudaStream_t stream)
 {
-  auto launch =[&](auto c, auto r) {
-    return cc::dispatch_list (cc::SlideStripRows (), rows,[&](auto h) {
-          constexpr int C = decltype (c)::value;
-          cc::separable_slide<C, decltype (r)::value, decltype (h)::value>
-              <<<cc::slide_grid (p->w.plane, cc::slide_warp_px (C,
-                      decltype (r)::value), h), 32 * cc::SLIDE_WARPS, 0,
-              stream>>> (*p);
-          return cudaGetLastError ();
-        });
+  auto launch =[&](auto sample, auto c, auto r) {
+    using T = decltype (sample);
+    constexpr int C = decltype (c)::value, R = decltype (r)::value;
+    if constexpr (!cc::slide_has (C, R, sizeof (T)))
+      return cudaErrorInvalidValue;
+    else
+      return cc::dispatch_list (cc::SlideStripRows (), rows,[&](auto h) {
+            cc::separable_slide<T, C, R, decltype (h)::value>
+                <<<cc::slide_grid (p->w.plane, cc::slide_warp_px (C, R,
+                        sizeof (T)), h), 32 * cc::SLIDE_WARPS, 0,
+                stream>>> (*p);
+            return cudaGetLastError ();
+          });
   };
+  if (type == CUDACONV_SAMPLE_U16)
+    return cc::dispatch_value<2> (channels,[&](auto c) {
+          return cc::dispatch_list (cc::SlideNarrowRadii (), radius,
+              [&](auto r) {
+                return launch (uint16_t (0), c, r);
+              });
+        });
   return cc::dispatch_value<1, 2, 4> (channels,[&](auto c) {
         if constexpr (decltype (c)::value == 4)
           return cc::slide_down_first (4, radius) ?
               cc::dispatch_list (cc::SlideNarrowRgbaRadii (), radius,
               [&](auto r) {
-                return launch (c, r);
+                return launch (uint8_t (0), c, r);
               }) : cc::dispatch_list (cc::SlideRadii (), radius,[&](auto r) {
-                return launch (c, r);
+                return launch (uint8_t (0), c, r);
               });
         else
           return cc::dispatch_list (cc::SlideNarrowRadii (), radius,
               [&](auto r) {
-                return launch (c, r);
+                return launch (uint8_t (0), c, r);
               });
       });
 }

@@ -26,8 +26,8 @@
  * every tile and pass each sample through shared memory; here the halo
  * rows are read again once a strip, and no sample leaves the registers.
  *
- * Narrow lanes, 8 bytes (planes of one or two channels, and four at
- * radius 2), go down first instead (separable_slide.cu's
+ * Narrow lanes, 8 bytes (8-bit planes of one or two channels, and four
+ * at radius 2; 16-bit planes of two), go down first instead (separable_slide.cu's
  * narrow_strip, with this file's SlideWarp, narrow_halves and
  * narrow_window). */
 
@@ -52,19 +52,21 @@ template <int R> struct SlideGeom
   static constexpr int AHEAD = RING - R - 1;
 };
 
-/* What a lane holds of each row of a plane of CHANNELS 8-bit samples
- * under a filter of radius RADIUS: slide_lane_bytes, PX pixels, as one
- * vector (Raw); a warp makes WARP_PX columns. */
-template <int CHANNELS, int RADIUS> struct SlideLane
+/* What a lane holds of each row of a plane of CHANNELS samples of type T
+ * (8 or 16 bits) under a filter of radius RADIUS: slide_lane_bytes, PX
+ * pixels, as one vector (Raw); a warp makes WARP_PX columns. */
+template <int CHANNELS, int RADIUS, typename T = uint8_t> struct SlideLane
 {
   static constexpr int C = CHANNELS;
-  static constexpr int BYTES = slide_lane_bytes (C, RADIUS);
-  static constexpr int PX = slide_lane_px (C, RADIUS);
-  static constexpr int WARP_PX = slide_warp_px (C, RADIUS);
-  static constexpr bool DOWN_FIRST = slide_down_first (C, RADIUS);
+  static constexpr int BYTES = slide_lane_bytes (C, RADIUS, sizeof (T));
+  static constexpr int PX = slide_lane_px (C, RADIUS, sizeof (T));
+  static constexpr int WARP_PX = slide_warp_px (C, RADIUS, sizeof (T));
+  static constexpr bool DOWN_FIRST = slide_down_first (C, RADIUS,
+      sizeof (T));
+  static constexpr int PIXEL_BYTES = C * (int) sizeof (T);
   using Raw = typename ChunkType<BYTES>::type;
-  using Pixel = typename ChunkType<C>::type;
-  using In = Run<uint8_t, C, PX>;
+  using Pixel = typename ChunkType<PIXEL_BYTES>::type;
+  using In = Run<T, C, PX>;
 };
 
 /* Where an edge lane's pixels outside the plane (pixel i of those from x)
@@ -148,8 +150,8 @@ slide_load_edge (const unsigned char *row, int width, int border, int x,
         const int col = (unsigned) p < (unsigned) width ? p :
             edge.a + edge.s * i;
         if (p >= -R && p < width + R && col >= 0)
-          lane |= (unsigned long long) __ldg (pixels + col) << (8 * L::C *
-              i);
+          lane |= (unsigned long long) __ldg (pixels + col) <<
+              (8 * L::PIXEL_BYTES * i);
       }
     } else if (row != nullptr) {
 #pragma unroll 1
@@ -157,8 +159,8 @@ slide_load_edge (const unsigned char *row, int width, int border, int x,
         const int col = cudaconv_border_index (x + i, width,
             (CudaConvBorder) border);
         if (col >= 0)
-          lane |= (unsigned long long) __ldg (pixels + col) << (8 * L::C *
-              i);
+          lane |= (unsigned long long) __ldg (pixels + col) <<
+              (8 * L::PIXEL_BYTES * i);
       }
     }
     return make_uint2 ((unsigned) lane, (unsigned) (lane >> 32));
@@ -209,14 +211,18 @@ slide_window (const uint4 & row, __half2 (&e)[4 + 2 * R][2])
     bytes_to_half2 (own[i], e[R + i][0], e[R + i][1]);
 }
 
-/* The pairs of halves a pixel of C channels takes in a narrow lane
- * (narrow_halves): two of four channels, one of two; one channel pairs
- * pixels i and i + 4, so that the pixel R columns over is R pairs over, as
- * with two. */
-template <int C> constexpr int NARROW_PAIR_STEP = C == 4 ? 2 : 1;
+/* A narrow lane's 8 bytes are 4 elements: pairs of halves of 8-bit
+ * samples (narrow_halves), floats of 16-bit ones (narrow_samples).  The
+ * elements a pixel of C channels takes: two pairs of four channels, one
+ * of two; one channel pairs pixels i and i + 4, so that the pixel R
+ * columns over is R pairs over, as with two; a float a sample. */
+template <typename T> using NarrowElem =
+    std::conditional_t<sizeof (T) == 1, __half2, float>;
+template <typename T, int C> constexpr int NARROW_STEP =
+    sizeof (T) == 2 ? C : C == 4 ? 2 : 1;
 
-/* A lane's 8 bytes of a row of one, two or four channels as 4 pairs of
- * halves, in order but for one channel's (NARROW_PAIR_STEP). */
+/* A lane's 8 bytes of a row of one, two or four 8-bit channels as 4 pairs
+ * of halves, in order but for one channel's (NARROW_STEP). */
 template <int C> __device__ __forceinline__ void
 narrow_halves (const uint2 & raw, __half2 (&h)[4])
 {
@@ -245,6 +251,17 @@ narrow_bytes (const __half2 (&h)[4])
           0x7531));
 }
 
+/* A lane's 8 bytes of a row of 16-bit samples as 4 floats, in order, in
+ * sample units (stored as value << shift). */
+__device__ __forceinline__ void
+narrow_samples (const uint2 & raw, int shift, float (&f)[4])
+{
+  f[0] = int_to_float_exact ((raw.x & 0xffffu) >> shift);
+  f[1] = int_to_float_exact (raw.x >> 16 >> shift);
+  f[2] = int_to_float_exact ((raw.y & 0xffffu) >> shift);
+  f[3] = int_to_float_exact (raw.y >> 16 >> shift);
+}
+
 /* narrow_halves' pairs, as floats, put back as the lane's 8 / C pixels
  * in order. */
 template <int C> __device__ __forceinline__ void
@@ -263,25 +280,25 @@ narrow_floats (const float2 (&pairs)[4], float (&val)[8 / C][C])
   }
 }
 
-/* A lane's window of narrow_halves' pairs v for radius R, S =
- * R NARROW_PAIR_STEP<C> pairs on either side: e[i] pair i - S, then its
- * own 4 from e[S], then S after, from the neighbour lanes; every lane of
- * the warp must call it (shuffles).  With one channel a pair on either
- * side takes one half from the neighbour. */
-template <int C, int R> __device__ __forceinline__ void
-narrow_window (const __half2 (&v)[4],
-    __half2 (&e)[4 + 2 * R * NARROW_PAIR_STEP<C>])
+/* A lane's window of its 4 elements v for radius R, S = R NARROW_STEP
+ * elements on either side: e[i] element i - S, then its own 4 from e[S],
+ * then S after, from the neighbour lanes; every lane of the warp must
+ * call it (shuffles).  With one 8-bit channel a pair on either side takes
+ * one half from the neighbour. */
+template <typename T, int C, int R, typename E> __device__ __forceinline__
+    void
+narrow_window (const E (&v)[4], E (&e)[4 + 2 * R * NARROW_STEP<T, C>])
 {
-  constexpr int S = R * NARROW_PAIR_STEP<C>;
+  constexpr int S = R * NARROW_STEP<T, C>;
   static_assert (S <= 4, "the halo is in the neighbour lanes");
 #pragma unroll
   for (int i = 0; i < 4; i++)
     e[S + i] = v[i];
 #pragma unroll
   for (int i = 0; i < S; i++) {
-    const __half2 before = __shfl_up_sync (0xffffffffu, v[4 - S + i], 1);
-    const __half2 after = __shfl_down_sync (0xffffffffu, v[i], 1);
-    if constexpr (C != 1) {
+    const E before = __shfl_up_sync (0xffffffffu, v[4 - S + i], 1);
+    const E after = __shfl_down_sync (0xffffffffu, v[i], 1);
+    if constexpr (sizeof (T) == 2 || C != 1) {
       e[i] = before;
       e[S + 4 + i] = after;
     } else {
@@ -323,7 +340,7 @@ template <class L, int R, int ROWS> struct SlideWarp
     /* the lane's pixels of input row k: src + k stride (used inside the
      * plane only) */
     src = pl.src + (long long) (y0 - R) * pl.src_stride +
-        (long long) L::C * x;
+        (long long) L::PIXEL_BYTES * x;
   }
 
   /* the whole warp is below the plane */

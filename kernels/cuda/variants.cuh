@@ -124,7 +124,8 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
  *
  * Narrow lanes (SlideNarrowRadii for one and two channels,
  * SlideNarrowRgbaRadii for four): 8 bytes a lane, so that a radius-4
- * filter's rows take 36 registers rather than 72.  These go down first,
+ * filter's rows take 36 registers rather than 72.  16-bit planes of two
+ * channels take them too, as floats (slide_has).  These go down first,
  * the taps down balanced to sum to 1 (slide_down_first), and load
  * SLIDE_NARROW_AHEAD rows ahead.  Measured on an H100 (bench/RESULTS.md):
  * 4K GRAY8 at radius 4 24.6 us against the tile's 32.5, NV12 34.9 against
@@ -161,43 +162,52 @@ list_has (IntList<V...> list, int radius)
   return list_round_up (list, radius) == radius;
 }
 
-/* Whether the separable kernel sliding down rows is compiled for planes
- * of channels 8-bit samples at radius. */
-constexpr bool
-slide_has (int channels, int radius)
-{
-  return channels == 4 ? list_has (SlideRadii (), radius) ||
-      list_has (SlideNarrowRgbaRadii (), radius) :
-      (channels == 1 || channels == 2) &&
-      list_has (SlideNarrowRadii (), radius);
-}
-
 /* The bytes of a row a lane holds, its pixels, and the columns a warp
- * makes. */
+ * makes, for planes of channels samples of sample_bytes (1 or 2). */
 constexpr int
-slide_lane_bytes (int channels, int radius)
+slide_lane_bytes (int channels, int radius, int sample_bytes = 1)
 {
-  return channels == 4 && list_has (SlideRadii (), radius) ? 16 : 8;
+  return sample_bytes == 1 && channels == 4 &&
+      list_has (SlideRadii (), radius) ? 16 : 8;
 }
 
 constexpr int
-slide_lane_px (int channels, int radius)
+slide_lane_px (int channels, int radius, int sample_bytes = 1)
 {
-  return slide_lane_bytes (channels, radius) / channels;
+  return slide_lane_bytes (channels, radius, sample_bytes) / channels /
+      sample_bytes;
 }
 
 constexpr int
-slide_warp_px (int channels, int radius)
+slide_warp_px (int channels, int radius, int sample_bytes = 1)
 {
-  return 30 * slide_lane_px (channels, radius);
+  return 30 * slide_lane_px (channels, radius, sample_bytes);
 }
 
 /* Whether the kernel filters down first (the others across): those with
  * narrow lanes. */
 constexpr bool
-slide_down_first (int channels, int radius)
+slide_down_first (int channels, int radius, int sample_bytes = 1)
 {
-  return slide_lane_bytes (channels, radius) == 8;
+  return slide_lane_bytes (channels, radius, sample_bytes) == 8;
+}
+
+/* Whether the separable kernel sliding down rows is compiled for planes
+ * of channels samples of sample_bytes at radius: 16-bit planes of two
+ * channels on narrow lanes, in f32, where a lane's neighbours hold the
+ * radius.  On an H100 (bench/RESULTS.md) a P010 frame's chroma plane at
+ * radius 2 took 15.5 us this way; one channel at radius 4 lost to the f32
+ * tile (4K GRAY16 39.6 us against 35.5). */
+constexpr bool
+slide_has (int channels, int radius, int sample_bytes = 1)
+{
+  if (sample_bytes == 2)
+    return channels == 2 && list_has (SlideNarrowRadii (), radius) &&
+        radius <= slide_lane_px (channels, radius, 2);
+  return channels == 4 ? list_has (SlideRadii (), radius) ||
+      list_has (SlideNarrowRgbaRadii (), radius) :
+      (channels == 1 || channels == 2) &&
+      list_has (SlideNarrowRadii (), radius);
 }
 
 /* Blocks an SM of each kernel sliding down rows (its launch bounds), as

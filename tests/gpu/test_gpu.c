@@ -354,6 +354,8 @@ typedef struct
   int box_ry;
   int src_align;                /* > 0: device sources with rows aligned
                                  * to this many bytes */
+  int plain_filters;            /* gaussians and sharpens take the
+                                 * default sigma, sharpens amount 1 */
 } Ctx;
 
 static void
@@ -443,6 +445,12 @@ run_case (Ctx * ctx, Group * group, CaseKind kind, CudaConvBorder border,
   make_filter (f, kind, rng, w, h, range);
   if (radius > 0)
     force_radius (f, kind, rng, radius, range);
+  if (ctx->plain_filters && (kind == CASE_GAUSSIAN || kind == CASE_SHARPEN)) {
+    f->desc.sigma_x = f->desc.sigma_y = 0;
+    f->desc.amount = 1;
+    snprintf (f->what, sizeof (f->what), "radius %d default sigma, amount 1",
+        f->desc.radius_x);
+  }
   if (kind == CASE_BOX_LARGE && ctx->box_rx >= 0) {
     f->desc.radius_x = ctx->box_rx;
     f->desc.radius_y = ctx->box_ry;
@@ -790,21 +798,26 @@ group_slide (Ctx * ctx, int quick)
   group_report ("slide-off", &off);
 }
 
-/* The separable kernel sliding down rows on narrow lanes, for 8-bit
- * planes of one and two channels (separable_slide.cu; GRAY8, the planes
- * of I420 and NV12) at radii 1 to 4, and of four at radius 2, where its
- * error bound allows, every border, half of the cases on extremes.  A lane
- * holds 8 bytes: 8 pixels of one channel, whose halves pair pixels 4
- * apart, 4 of two or 2 of four, so a warp makes 240, 120 or 60 columns,
- * and it filters down first.  Widths around those columns, heights
- * around the strips (7 rows with the test's choice).  One case in
- * four keeps the kernel out.  Sources aligned to 16 bytes take vector
- * loads, to 4 bytes (at least) 32-bit words, and one case in four has a
- * random start and pitch (the tile where they are not 4-byte aligned).
- * Each gaussian of the test's choice on an aligned source must run on the
- * kernel at least once for each channel count and radius (a random sigma
- * may fail the error bound), and so must a sharpen (an unsharp mask, in
- * f32 after the halves) for each channel count; no case kept out may. */
+/* The separable kernel sliding down rows on narrow lanes
+ * (separable_slide.cu), for 8-bit planes of one and two channels (GRAY8,
+ * the planes of I420 and NV12) at radii 1 to 4 and of four at radius 2,
+ * in halves where the error bound allows, and for 16-bit planes of two
+ * channels at radii 1 and 2 (P010's chroma plane), in f32, the three
+ * 16-bit formats in turn (10 bits, P010's 10 bits shifted left by 6, 16
+ * bits); every border, half of the cases on extremes.  A lane holds 8
+ * bytes: 8 pixels of one 8-bit channel, whose halves pair pixels 4 apart,
+ * 4 of two or 2 of four; 2 of two 16-bit channels; so a warp makes 240,
+ * 120 or 60 columns, and it filters down first.  Widths around those columns, heights around the
+ * strips (7 rows with the test's choice).  One case in four keeps the
+ * kernel out.  Sources aligned to 16 bytes take vector loads, to 4 bytes
+ * (at least) 32-bit words, and one case in four has a random start and
+ * pitch (the tile where they are not 4-byte aligned).  Gaussians and
+ * sharpens of the test's choice on an aligned source (at least one in
+ * every 5 cases) take the default sigma and amount 1, which the error
+ * bound allows, and each must run on the kernel: every such gaussian, at
+ * each lane kind and radius, and a sharpen (an unsharp mask, in f32) of
+ * each lane kind at least once; the other cases draw a random sigma and
+ * amount.  No case kept out may run on the kernel. */
 static void
 group_slide_narrow (Ctx * ctx, int quick)
 {
@@ -812,8 +825,16 @@ group_slide_narrow (Ctx * ctx, int quick)
     {1, 1}, {3, 2}, {8, 7}, {239, 8}, {240, 14}, {241, 15}, {119, 6},
     {121, 29}, {481, 3}, {5, 121}, {59, 9}, {61, 10}
   };
-  static const int channel_counts[] = { 1, 2, 4 };
-  static const int first_radius[] = { 1, 1, 2 }, last_radius[] = { 4, 4, 2 };
+  static const struct
+  {
+    int bits;
+    int channels;
+    int first_radius;
+    int last_radius;
+  } lanes[] = {
+    {8, 1, 1, 4}, {8, 2, 1, 4}, {8, 4, 2, 2}, {16, 2, 1, 2},
+  };
+  const int n_lanes = (int) (sizeof (lanes) / sizeof (lanes[0]));
   /* vector loads, words, vector loads, the tile */
   static const int aligns[] = { 16, 4, 16, 0 };
   const int n_sizes = (int) (sizeof (sizes) / sizeof (sizes[0]));
@@ -821,12 +842,16 @@ group_slide_narrow (Ctx * ctx, int quick)
   int ran[5][5] = { {0} }, sharpened[5] = { 0 };
   int index = 0;
 
-  for (int c = 0; c < 3; c++)
+  for (int l = 0; l < n_lanes; l++)
     for (int k = 0; k < N_SEPARABLE_KINDS; k++)
-      for (int radius = first_radius[c]; radius <= last_radius[c]; radius++)
+      for (int radius = lanes[l].first_radius;
+          radius <= lanes[l].last_radius; radius++)
         for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
           for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
-            int channels = channel_counts[c];
+            /* u8, or the three 16-bit formats in turn */
+            const Format *format = &formats[lanes[l].bits == 8 ? 0 :
+                1 + index % 3];
+            int channels = lanes[l].channels;
             int w, h;
             CudaConvChoice choice = slide_case (ctx, index, sizes, n_sizes,
                 quick ? 600 : 1200, quick, &w, &h);
@@ -834,41 +859,51 @@ group_slide_narrow (Ctx * ctx, int quick)
                 NULL);
             long runs;
             ctx->src_align = aligns[(index / 3) % 4];
+            ctx->plain_filters = choice == CUDACONV_CHOICE_ALWAYS &&
+                ctx->src_align > 0;
             run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
-                separable_kinds[k], (CudaConvBorder) b, &formats[0],
-                channels, w, h, radius, 0, NULL);
+                separable_kinds[k], (CudaConvBorder) b, format, channels, w,
+                h, radius, 0, NULL);
             runs = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE, NULL) -
                 before;
             if (choice == CUDACONV_CHOICE_NEVER && runs != 0) {
               printf ("FAIL seed %llu %s: a case kept out of the sliding "
-                  "kernel ran on it (C=%d radius %d, %s)\n",
-                  (unsigned long long) ctx->seed, NAME, channels, radius,
-                  case_names[separable_kinds[k]]);
+                  "kernel ran on it (%s C=%d radius %d, %s)\n",
+                  (unsigned long long) ctx->seed, NAME, format->name,
+                  channels, radius, case_names[separable_kinds[k]]);
               tu_check (ctx->tally, 0);
             }
-            if (choice == CUDACONV_CHOICE_ALWAYS && ctx->src_align > 0 &&
-                separable_kinds[k] == CASE_GAUSSIAN)
-              ran[channels][radius] += runs > 0;
-            if (separable_kinds[k] == CASE_SHARPEN)
-              sharpened[channels] += runs > 0;
+            if (ctx->plain_filters && separable_kinds[k] == CASE_GAUSSIAN) {
+              if (runs == 0)
+                printf ("FAIL seed %llu %s: a gaussian of %s C=%d radius %d "
+                    "with the default sigma did not run on the sliding "
+                    "kernel\n", (unsigned long long) ctx->seed, NAME,
+                    format->name, channels, radius);
+              tu_check (ctx->tally, runs > 0);
+              ran[l][radius]++;
+            }
+            if (ctx->plain_filters && separable_kinds[k] == CASE_SHARPEN)
+              sharpened[l] += runs > 0;
           }
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
   ctx->extremes = 0;
   ctx->src_align = 0;
-  for (int c = 0; c < 3; c++)
-    for (int radius = first_radius[c]; radius <= last_radius[c]; radius++) {
-      int channels = channel_counts[c];
-      if (ran[channels][radius] == 0)
-        printf ("FAIL seed %llu %s: no gaussian of C=%d radius %d ran on "
-            "the sliding kernel\n", (unsigned long long) ctx->seed, NAME,
-            channels, radius);
-      tu_check (ctx->tally, ran[channels][radius] > 0);
+  ctx->plain_filters = 0;
+  for (int l = 0; l < n_lanes; l++) {
+    for (int radius = lanes[l].first_radius; radius <= lanes[l].last_radius;
+        radius++) {
+      if (ran[l][radius] == 0)
+        printf ("FAIL seed %llu %s: no gaussian of %d bits C=%d radius %d "
+            "was of the test's choice on an aligned source\n",
+            (unsigned long long) ctx->seed, NAME, lanes[l].bits,
+            lanes[l].channels, radius);
+      tu_check (ctx->tally, ran[l][radius] > 0);
     }
-  for (int c = 0; c < 3; c++) {
-    if (sharpened[channel_counts[c]] == 0)
-      printf ("FAIL seed %llu %s: no sharpen of C=%d ran on the sliding "
-          "kernel\n", (unsigned long long) ctx->seed, NAME, channel_counts[c]);
-    tu_check (ctx->tally, sharpened[channel_counts[c]] > 0);
+    if (sharpened[l] == 0)
+      printf ("FAIL seed %llu %s: no sharpen of %d bits C=%d ran on the "
+          "sliding kernel\n", (unsigned long long) ctx->seed, NAME,
+          lanes[l].bits, lanes[l].channels);
+    tu_check (ctx->tally, sharpened[l] > 0);
   }
   group_report ("slide-narrow", &on);
   group_report ("slide-narrow-off", &off);
@@ -880,7 +915,8 @@ group_slide_narrow (Ctx * ctx, int quick)
  * columns in the table: slide_warp_px).  The blocks an SM are the
  * kernels' launch bounds there: 8 on narrow lanes at radius 1 and 2, at
  * radius 1 of four channels and for the Laplacian; 6 on narrow lanes at
- * radius 3 and 4; 7 for Sobel with a channel copied and 6 without.  Each
+ * radius 3 and 4; 7 for Sobel with a channel copied and 6 without (a
+ * P010 chroma plane at radius 2 among them).  Each
  * frame is 16 columns of blocks wide, and one row of blocks taller than a
  * wave of strips of 4 (Sobel's, made for 7 blocks, takes strips of 5 at 6
  * too, on GPUs of 40 SMs or more).  Its source rows are aligned to 16
@@ -897,12 +933,14 @@ group_slide_waves (Ctx * ctx, int quick)
     int radius;
     int blocks;
     int warp_px;
+    int format;                 /* formats[], u8 where left out */
   } cases[] = {
     {CASE_GAUSSIAN, 4, 1, 8, 120}, {CASE_BOX_SMALL, 4, 1, 8, 120},
     {CASE_LAPLACIAN, 4, 0, 8, 120}, {CASE_SOBEL, 4, 0, 7, 120},
     {CASE_GAUSSIAN, 4, 2, 8, 60},
     {CASE_GAUSSIAN, 1, 1, 8, 240}, {CASE_GAUSSIAN, 1, 4, 6, 240},
     {CASE_GAUSSIAN, 2, 2, 8, 120}, {CASE_GAUSSIAN, 2, 3, 6, 120},
+    {CASE_GAUSSIAN, 2, 2, 8, 60, 2},
   };
   Group g = { 0 };
   int sms = 0;
@@ -921,9 +959,9 @@ group_slide_waves (Ctx * ctx, int quick)
       long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
           NULL);
       int strip = 0;
-      run_case (ctx, &g, cases[i].kind, (CudaConvBorder) b, &formats[0],
-          cases[i].channels, w, h - tu_rng_int (ctx->rng, 0, 3),
-          cases[i].radius, 0, NULL);
+      run_case (ctx, &g, cases[i].kind, (CudaConvBorder) b,
+          &formats[cases[i].format], cases[i].channels, w,
+          h - tu_rng_int (ctx->rng, 0, 3), cases[i].radius, 0, NULL);
       if (cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE, &strip) == before)
         continue;
       ran = 1;
