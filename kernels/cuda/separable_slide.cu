@@ -135,7 +135,7 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
   constexpr int C = L::C, PX = L::PX;
   const int y = sw.y0 + o;
   const RunMasks<T, C, PX> masks (p.w.out);
-  typename L::In in, out;
+  typename L::In in;
 
   if constexpr (sizeof (T) == 2) {
     float val[PX][C];
@@ -150,7 +150,6 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
           in);
     else
       finish_run<T, C, PX> (sw.pl, p.w.out, sw.x, y, sw.n, val, in);
-    return;
   } else {
     *reinterpret_cast<uint2 *> (in.u.b) = p.w.out.need_src ?
         narrow_bytes<C> (src) : make_uint2 (0, 0);
@@ -173,6 +172,7 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
       return;
     }
 
+    typename L::In out;
     unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
     const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
     const uint2 made = narrow_bytes<C> (h);

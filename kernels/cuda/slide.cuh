@@ -27,9 +27,9 @@
  * rows are read again once a strip, and no sample leaves the registers.
  *
  * Narrow lanes, 8 bytes (8-bit planes of one or two channels, and four
- * at radius 2; 16-bit planes of two), go down first instead (separable_slide.cu's
- * narrow_strip, with this file's SlideWarp, narrow_halves and
- * narrow_window). */
+ * at radius 2; 16-bit planes of two), go down first instead
+ * (separable_slide.cu's narrow_strip, with this file's SlideWarp,
+ * narrow_halves and narrow_window). */
 
 #ifndef CUDACONV_CUDA_SLIDE_CUH
 #define CUDACONV_CUDA_SLIDE_CUH
