@@ -20,9 +20,9 @@
  *                      (separable_mma.cu) from radius 9 on and in packed
  *                      halves up to 4, where their error bounds allow:
  *                      sliding down strips of rows (separable_slide.cu,
- *                      8-bit planes of one, two or four channels) where
- *                      slide_fits, else and for batches in tiles
- *                      (separable_half.cu);
+ *                      8-bit planes of one, two or four channels, and
+ *                      16-bit planes of two in f32) where slide_fits,
+ *                      else and for batches in tiles (separable_half.cu);
  *                      otherwise the fused kernel with run-time taps
  *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
  *                      row pass + column pass through f32 scratch

@@ -111,10 +111,11 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
 /* separable_slide.cu: the same arithmetic with no tile: each warp slides
  * down a strip of SLIDE_ROWS output rows, a lane holding
  * slide_lane_bytes of each row and lanes 0 and 31 only lending theirs to
- * their neighbours, so a warp makes slide_warp_px columns; SLIDE_WARPS warps a block, in strips one below the other.  The
- * planner takes it for whole frames (not batches) of 8-bit samples,
- * filters with no unsharp mask and no offset, where the error bound in
- * the kernel's order of passes allows.
+ * their neighbours, so a warp makes slide_warp_px columns; SLIDE_WARPS
+ * warps a block, in strips one below the other.  The planner takes it
+ * for whole frames (not batches) at the radii and sample types slide_has
+ * says, where the error bound in the kernel's order of passes allows
+ * (slide_fits: across first, no unsharp mask and no offset).
  *
  * Four channels at radius 1 (SlideRadii): 16 bytes a lane, across first,
  * loading at least SLIDE_AHEAD rows ahead.  Measured on an H100
