@@ -759,9 +759,8 @@ slide_case (Ctx * ctx, int index, const int (*sizes)[2], int n_sizes,
  * at each border, half of the cases on extremes (0 and 255); sharpens at
  * radius 1 (an unsharp mask) and radii 3 and 4 check that the planner
  * leaves them to the tiled kernel, and sources starting off a 4-byte
- * boundary that it leaves the stencils to theirs.  Widths
- * around the 120 columns of radius 1's warps and heights around the
- * strips: the test's choice makes them 7 rows (several strips in small
+ * boundary that it leaves the stencils to theirs.  Widths around the 120
+ * columns of radius 1's warps and heights around the strips: the test's choice makes them 7 rows (several strips in small
  * frames, 9 or 11 input rows each, wrapping the rings of 6 and 5), the
  * planner's 4 (group_slide_waves: its 5); one case in four takes the
  * planner's, one in four keeps the kernels out (the tiled kernels in
@@ -807,9 +806,9 @@ group_slide (Ctx * ctx, int quick)
  * bits); every border, half of the cases on extremes.  A lane holds 8
  * bytes: 8 pixels of one 8-bit channel, whose halves pair pixels 4 apart,
  * 4 of two or 2 of four; 2 of two 16-bit channels; so a warp makes 240,
- * 120 or 60 columns, and it filters down first.  Widths around those columns, heights around the
- * strips (7 rows with the test's choice).  One case in four keeps the
- * kernel out.  Sources aligned to 16 bytes take vector loads, to 4 bytes
+ * 120 or 60 columns, and it filters down first.  Widths around those
+ * columns, heights around the strips (7 rows with the test's choice).
+ * One case in four keeps the kernel out.  Sources aligned to 16 bytes take vector loads, to 4 bytes
  * (at least) 32-bit words, and one case in four has a random start and
  * pitch (the tile where they are not 4-byte aligned).  Gaussians and
  * sharpens of the test's choice on an aligned source (at least one in
