@@ -356,27 +356,24 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels,
     const CcBatch * batch, double *tx, double *ty)
 {
-  int sample_bytes = type == CUDACONV_SAMPLE_U16 ? 2 : 1;
+  int sample_bytes = (int) cudaconv_sample_size (type);
+  double scale = job->unsharp ? fabs (job->amount) : 1.0;
+  int down_first;
 
   if (test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_NEVER ||
       batch != NULL || type == CUDACONV_SAMPLE_F32 ||
       !cc::slide_has (channels, radius, sample_bytes) || pl->src_align < 4)
     return 0;
-  if (sample_bytes == 2) {
-    balance_taps (job, 1, tx, ty);
-    return 1;
-  }
-  if (out->shift != 0 || out->max_value != 255)
+  down_first = cc::slide_down_first (channels, radius, sample_bytes);
+  if ((!down_first && (job->unsharp || job->offset != 0)) ||
+      (sample_bytes == 1 && (out->shift != 0 || out->max_value != 255)))
     return 0;
-  if (cc::slide_down_first (channels, radius)) {
-    double scale = job->unsharp ? fabs (job->amount) : 1.0;
-    balance_taps (job, 1, tx, ty);
+  balance_taps (job, down_first, tx, ty);
+  if (sample_bytes == 2)
+    return 1;
+  if (down_first)
     return scale * cc_separable_half_error (tx, 2 * job->rx + 1, ty,
         2 * job->ry + 1) <= cc::HALF_MAX_ERROR;
-  }
-  if (job->unsharp || job->offset != 0)
-    return 0;
-  balance_taps (job, 0, tx, ty);
   return cc_separable_half_error (ty, 2 * job->ry + 1, tx,
       2 * job->rx + 1) <= cc::HALF_MAX_ERROR;
 }
@@ -416,8 +413,8 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
 {
   CcSepParams p;
   int rows = slide_rows (cuda, pl, cc::slide_blocks (channels, radius),
-      cc::slide_warp_px (channels, radius, type == CUDACONV_SAMPLE_U16 ?
-          2 : 1));
+      cc::slide_warp_px (channels, radius,
+          (int) cudaconv_sample_size (type)));
 
   sep_params_init (&p, job, window (pl, out, border, radius, radius),
       2 * radius + 1, 2 * radius + 1);
