@@ -91,7 +91,7 @@ typedef struct
   int rx;                       /* MASK; the others use their own */
   int ry;
   const float *mask;            /* MASK: 2 ry + 1 rows of 2 rx + 1 */
-  float gain;                   /* SOBEL, LAPLACIAN */
+  float gain;                   /* SOBEL, LAPLACIAN, MASK */
   float offset;                 /* MASK */
   const CpuOutput *out;
 } CpuStencil;

@@ -87,9 +87,9 @@ mask_row (const StencilRun * run, Scratch * s)
     }
   }
   cpu_weighted_sum (s->result, run->n, s->weights, s->terms, n_terms);
-  if (job->offset != 0.0f) {
+  if (job->gain != 1.0f || job->offset != 0.0f) {
     for (int i = 0; i < run->n; i++)
-      s->result[i] += job->offset;
+      s->result[i] = s->result[i] * job->gain + job->offset;
   }
 }
 

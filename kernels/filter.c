@@ -404,8 +404,12 @@ plan_custom (const CudaConvFilterDesc * desc, CudaConvError * err)
   plan = plan_alloc (desc, CUDACONV_OP_MASK, r, r, err);
   if (plan == NULL)
     return NULL;
+  /* The divisor is applied once, after the sum: weights such as -3..3 over
+   * 16-bit samples then add up exactly in f32, where weights m / divisor
+   * rounded every product and partial sum (2 LSB off at divisor 1). */
   for (int k = 0; k < n; k++)
-    plan->mask[k] = m[k] / divisor;
+    plan->mask[k] = m[k];
+  plan->gain = 1.0 / divisor;
   plan->offset = desc->offset;
   return plan;
 }

@@ -29,7 +29,7 @@ typedef enum
   CUDACONV_OP_BOX,              /* out = gain * window sum + offset */
   CUDACONV_OP_SOBEL,            /* out = gain * sqrt (gx^2 + gy^2) */
   CUDACONV_OP_LAPLACIAN,        /* out = gain * |lap| */
-  CUDACONV_OP_MASK,             /* out = sum_ij mask[i][j] in + offset */
+  CUDACONV_OP_MASK,             /* out = gain * sum_ij mask in + offset */
   CUDACONV_OP_PIXELATE          /* out = mean of the pixel's block */
 } CudaConvOp;
 
@@ -45,9 +45,10 @@ struct CudaConvPlan
   double *taps_x;
   double *taps_y;
   double amount;                /* UNSHARP */
-  double gain;                  /* BOX, SOBEL, LAPLACIAN */
+  double gain;                  /* BOX, SOBEL, LAPLACIAN, MASK */
   double offset;                /* SEPARABLE, BOX, MASK */
-  /* MASK: (2 radius_y + 1) rows of (2 radius_x + 1), divisor applied */
+  /* MASK: (2 radius_y + 1) rows of (2 radius_x + 1), the matrix as given;
+   * gain is 1 / divisor, so an integer matrix sums exactly in f32 */
   double *mask;
   int block_x;                  /* PIXELATE: block width and height (>= 1; */
   int block_y;                  /* radius_x/y are 0: no footprint) */

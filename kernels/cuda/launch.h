@@ -192,7 +192,7 @@ typedef struct
 {
   CcWindow w;
   float offset;
-  float gain;                   /* stencils */
+  float gain;                   /* 1 / divisor of a mask; stencils' scale */
   int laplacian;                /* stencils: 1 Laplacian, 0 Sobel */
   int chunk_x;                  /* mask columns per shared-memory tile */
   int chunk_y;                  /* mask rows per tile, a multiple of 8 */

@@ -100,7 +100,7 @@ mask2d (const __grid_constant__ CcMaskParams p)
   for (int j = 0; j < G::VR; j++)
 #pragma unroll
     for (int c = 0; c < C; c++)
-      acc[j][c] += p.offset;
+      acc[j][c] = fmaf (acc[j][c], p.gain, p.offset);
   finish_column<T, C, G::VR> (pl, p.w.out, x0 + lx, y0 + rb, acc);
 }
 

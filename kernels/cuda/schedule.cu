@@ -823,6 +823,7 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
 
   memset (&p, 0, sizeof (p));
   p.w = window (pl, out, plan->border, rx, ry);
+  p.gain = (float) plan->gain;
   p.offset = (float) plan->offset;
   if (fixed) {
     shape = cc_mask_shape (channels, nx, ny);

@@ -510,6 +510,60 @@ test_rounding (TuRng * rng)
   printf ("exact ties: %ld cases\n", cases);
 }
 
+/* ------------------------------------------------- integer matrices */
+
+/* Integer weights that cancel (-3..3, no dominant centre) over full-range
+ * samples, with divisors that make no ties: the sums are exact in f32
+ * (sum |m| * top < 2^24) and the divisor comes once, so every sample must
+ * equal the naive value, not just be within 1 LSB.  Weights m / divisor
+ * summed in f32 were 2 LSB off at 16 bits. */
+static void
+test_integer_masks (TuRng * rng)
+{
+  static const double divisors[] = { 1, -1, 3, -5, 7 };
+  long cases = 0;
+
+  for (int t = 0; t < TU_N_FORMATS; t++) {
+    if (tu_formats[t].type == CUDACONV_SAMPLE_F32)
+      continue;
+    for (int k = 0; k < 12; k++) {
+      Geometry g = { 0 };
+      TestFilter tf = { 0 };
+      CudaConvFilterDesc *d = &tf.desc;
+      int side = 2 * tu_rng_int (rng, 1, 4) + 1;
+      long inexact;
+
+      tf.filter = F_MASK;
+      tf.matrix = malloc (side * side * sizeof (double));
+      for (int i = 0; i < side * side; i++)
+        tf.matrix[i] = tu_rng_int (rng, -3, 3);
+      /* a top-left 2x2 of [a a; a -a]: rank 2 at least, so a MASK */
+      tf.matrix[0] = tf.matrix[1] = tf.matrix[side] = tu_rng_int (rng, 1, 3);
+      tf.matrix[side + 1] = -tf.matrix[0];
+      cudaconv_filter_desc_init (d, CUDACONV_KIND_CUSTOM);
+      d->matrix = tf.matrix;
+      d->matrix_side = side;
+      d->divisor = divisors[tu_rng_int (rng, 0, 4)];
+      d->offset = tu_rng_int (rng, -20, 20);
+      d->border = tu_rng_int (rng, 0, N_BORDERS - 1);
+
+      random_size (&g.width, &g.height, rng);
+      g.channels = tu_rng_int (rng, 1, 4);
+      g.format = &tu_formats[t];
+      g.src_pad = tu_rng_int (rng, 0, 5);
+      g.dst_pad = tu_rng_int (rng, 0, 5);
+      g.n_threads = pick_threads (rng);
+      inexact = run_case (&tf, &g, rng);
+      expect (inexact == 0, "integer %dx%d matrix, divisor %g, on %s: %ld "
+          "samples off the naive value", side, side, d->divisor,
+          tu_formats[t].name, inexact);
+      filter_clear (&tf);
+      cases++;
+    }
+  }
+  printf ("integer matrices, exact: %ld cases\n", cases);
+}
+
 /* ------------------------------------------------- threads, identical */
 
 static void
@@ -969,6 +1023,7 @@ main (void)
   tu_rng_init (&rng, tu_seed (NAME));
   test_all_combinations (&rng);
   test_rounding (&rng);
+  test_integer_masks (&rng);
   test_threads_identical (&rng);
   test_channel_maps (&rng);
   test_large_radii (&rng);

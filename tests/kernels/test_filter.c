@@ -520,7 +520,7 @@ plan_weight (const CudaConvPlan * p, int i, int j)
     case CUDACONV_OP_SEPARABLE:
       return p->taps_y[i] * p->taps_x[j];
     case CUDACONV_OP_MASK:
-      return p->mask[i * side + j];
+      return p->gain * p->mask[i * side + j];
     case CUDACONV_OP_BOX:
       return p->gain;
     case CUDACONV_OP_IDENTITY:
@@ -577,11 +577,12 @@ test_custom (TuRng * rng)
     p = custom_plan (m, 3, 0, 0);
     expect (p && p->op == CUDACONV_OP_MASK, "full-rank 3x3 is a MASK");
     expect_weights (p, m, 3, 0, 0, "divisor 0 -> sum 13");
-    expect (p && fabs (p->mask[4] - 5.0 / 13) < 1e-15, "centre 5/13");
+    expect (p && p->mask[4] == 5 && fabs (p->gain - 1.0 / 13) < 1e-15,
+        "the matrix kept as given, gain 1/13");
     cudaconv_plan_free (p);
     p = custom_plan (z, 3, 0, 7);
-    expect (p && p->op == CUDACONV_OP_MASK && fabs (p->mask[4] + 5) < 1e-15,
-        "divisor 0 with sum 0 -> 1");
+    expect (p && p->op == CUDACONV_OP_MASK && p->mask[4] == -5 &&
+        p->gain == 1, "divisor 0 with sum 0 -> 1");
     expect_weights (p, z, 3, 0, 7, "sum 0");
     cudaconv_plan_free (p);
     p = custom_plan (m, 3, -4, -2.5);
