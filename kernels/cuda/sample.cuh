@@ -113,6 +113,15 @@ sample_value (T raw, int shift)
     return int_to_float_exact ((unsigned) raw >> shift);
 }
 
+/* The f32 end of a separable filter whose correlation ran in halves or
+ * lanes of elements: the unsharp mask in + amount (in - corr), else corr
+ * plus the offset.  P: parameters with unsharp, amount and offset. */
+template <typename P> __device__ __forceinline__ float
+unsharp_or_offset (const P & p, float corr, float in)
+{
+  return p.unsharp ? fmaf (p.amount, in - corr, in) : corr + p.offset;
+}
+
 /* Value -> stored sample: integers round to nearest even and saturate to
  * [0, max_value] (clamping first keeps the sum in range; a NaN clamps to
  * 0), then shift; f32 is stored as is.  The cast keeps the low bits, where

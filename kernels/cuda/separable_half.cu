@@ -126,9 +126,8 @@ separable_half_compute (const unsigned char *raw, __half * h,
       for (int j = 0; j < G::P; j++)
 #pragma unroll
         for (int c = 0; c < C; c++) {
-          const float v = sample_value<T> (in.u.s[j * C + c], 0);
-          val[j][c] = p.unsharp ? fmaf (p.amount, v - val[j][c], v) :
-              val[j][c] + p.offset;
+          val[j][c] = unsharp_or_offset (p, val[j][c],
+              sample_value<T> (in.u.s[j * C + c], 0));
         }
       if (n == G::P)
         store_run_masked<T, C, G::P, -1> (pl, p.w.out, masks, x, y, val, in);

@@ -306,8 +306,7 @@ mma_columns (const __half * h, Band<MmaGeom<R>::STEPS> band,
           for (int c = 0; c < 4; c++) {
             const float v = p.unsharp ?
                 sample_value<uint8_t> (in.u.s[j * 4 + c], 0) : 0.f;
-            val[j][c] = p.unsharp ? fmaf (p.amount, v - val[j][c], v) :
-                val[j][c] + p.offset;
+            val[j][c] = unsharp_or_offset (p, val[j][c], v);
           }
       }
       if (n == 2)

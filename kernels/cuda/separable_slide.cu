@@ -123,8 +123,8 @@ template <typename T, int NT> using NarrowTaps =
 
 /* Stores a lane's pixels of output row o of the strip, whose correlation
  * is h and whose input row's elements are src, through the channel map.
- * An unsharp mask or an offset is applied in f32, as separable_half.cu
- * does.  8-bit samples: src's halves hold the input bytes exactly; 16-bit
+ * An unsharp mask or an offset is applied in f32 (unsharp_or_offset), as
+ * in separable_half.cu.  8-bit samples: src's halves hold the input bytes exactly; 16-bit
  * ones are reloaded where a channel copies them (src dropped their shifted
  * bits). */
 template <typename T, class L, int R, int ROWS, typename E>
@@ -143,8 +143,7 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
         sw.load (o + R) : make_uint2 (0, 0);
 #pragma unroll
     for (int k = 0; k < 4; k++)
-      val[k / C][k % C] = p.unsharp ? fmaf (p.amount, src[k] - h[k],
-          src[k]) : h[k] + p.offset;
+      val[k / C][k % C] = unsharp_or_offset (p, h[k], src[k]);
     if (sw.n == PX)
       store_run_masked<T, C, PX, -1> (sw.pl, p.w.out, masks, sw.x, y, val,
           in);
@@ -159,9 +158,8 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
 #pragma unroll
       for (int k = 0; k < 4; k++) {
         const float2 f = __half22float2 (h[k]), v = __half22float2 (src[k]);
-        pairs[k] = p.unsharp ? make_float2 (fmaf (p.amount, v.x - f.x, v.x),
-            fmaf (p.amount, v.y - f.y, v.y)) : make_float2 (f.x + p.offset,
-            f.y + p.offset);
+        pairs[k] = make_float2 (unsharp_or_offset (p, f.x, v.x),
+            unsharp_or_offset (p, f.y, v.y));
       }
       narrow_floats<C> (pairs, val);
       if (sw.n == PX)
