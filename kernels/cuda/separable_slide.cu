@@ -124,9 +124,9 @@ template <typename T, int NT> using NarrowTaps =
 /* Stores a lane's pixels of output row o of the strip, whose correlation
  * is h and whose input row's elements are src, through the channel map.
  * An unsharp mask or an offset is applied in f32 (unsharp_or_offset), as
- * in separable_half.cu.  8-bit samples: src's halves hold the input bytes exactly; 16-bit
- * ones are reloaded where a channel copies them (src dropped their shifted
- * bits). */
+ * in separable_half.cu.  8-bit samples: src's halves hold the input bytes
+ * exactly; 16-bit ones are reloaded where a channel copies them (src
+ * dropped their shifted bits). */
 template <typename T, class L, int R, int ROWS, typename E>
     __device__ __forceinline__ void
 narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
