@@ -126,14 +126,16 @@ template <typename T, int NT> using NarrowTaps =
  * An unsharp mask or an offset is applied in f32 (unsharp_or_offset), as
  * in separable_half.cu.  8-bit samples: src's halves hold the input bytes
  * exactly; 16-bit ones are reloaded where a channel copies them (src
- * dropped their shifted bits). */
-template <typename T, class L, int R, int ROWS, typename E>
+ * dropped their shifted bits).  WHOLE: the lane's pixels are all in the
+ * plane (an interior warp's). */
+template <typename T, bool WHOLE, class L, int R, int ROWS, typename E>
     __device__ __forceinline__ void
 narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
     int o, const E (&h)[4], const E (&src)[4])
 {
   constexpr int C = L::C, PX = L::PX;
   const int y = sw.y0 + o;
+  const int n = WHOLE ? PX : sw.n;
   const RunMasks<T, C, PX> masks (p.w.out);
   typename L::In in;
 
@@ -144,11 +146,11 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
 #pragma unroll
     for (int k = 0; k < 4; k++)
       val[k / C][k % C] = unsharp_or_offset (p, h[k], src[k]);
-    if (sw.n == PX)
+    if (n == PX)
       store_run_masked<T, C, PX, -1> (sw.pl, p.w.out, masks, sw.x, y, val,
           in);
     else
-      finish_run<T, C, PX> (sw.pl, p.w.out, sw.x, y, sw.n, val, in);
+      finish_run<T, C, PX> (sw.pl, p.w.out, sw.x, y, n, val, in);
   } else {
     *reinterpret_cast<uint2 *> (in.u.b) = p.w.out.need_src ?
         narrow_bytes<C> (src) : make_uint2 (0, 0);
@@ -162,11 +164,11 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
             unsharp_or_offset (p, f.y, v.y));
       }
       narrow_floats<C> (pairs, val);
-      if (sw.n == PX)
+      if (n == PX)
         store_run_masked<T, C, PX, -1> (sw.pl, p.w.out, masks, sw.x, y, val,
             in);
       else
-        finish_run<T, C, PX> (sw.pl, p.w.out, sw.x, y, sw.n, val, in);
+        finish_run<T, C, PX> (sw.pl, p.w.out, sw.x, y, n, val, in);
       return;
     }
 
@@ -179,7 +181,7 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
     words[1] = (made.y & masks.filt[1]) | (in_words[1] & masks.copy[1]) |
         masks.fill[1];
     run_store<T, C, PX> (out, sw.pl.dst + (long long) y * sw.pl.dst_stride,
-        sw.x, sw.n, sw.pl.dst_align);
+        sw.x, n, sw.pl.dst_align);
   }
 }
 
@@ -194,9 +196,10 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
  * The rows enter SLIDE_NARROW_AHEAD ahead of their use.  8-bit samples
  * go in pairs of halves, 16-bit ones in floats (f32 has no error bound to
  * meet: its rounding is far below 1 LSB, as in the f32 tile). */
-template <typename T, int C, int R, int ROWS> __device__ __forceinline__
-    void
-narrow_strip (const CcSepParams & p)
+template <typename T, int C, int R, int ROWS, bool INTERIOR>
+    __device__ __forceinline__ void
+narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
+        ROWS> & sw)
 {
   using L = SlideLane<C, R, T>;
   using E = NarrowElem<T>;
@@ -204,10 +207,12 @@ narrow_strip (const CcSepParams & p)
   constexpr int TAPS = 2 * R + 1, INPUTS = ROWS + 2 * R;
   constexpr int STEP = NARROW_STEP<T, C>, S = R * STEP;
   constexpr int AHEAD = SLIDE_NARROW_AHEAD, RAW = AHEAD + 1;
-  const SlideWarp<L, R, ROWS> sw (p.w);
-
-  if (sw.idle ())
-    return;
+  auto load =[&](int k)->typename L::Raw {
+    if constexpr (INTERIOR)
+      return sw.load_interior (k);
+    else
+      return sw.load (k);
+  };
 
   const NarrowTaps<T, TAPS> tx (p.taps_x), ty (p.taps_y);
   typename L::Raw raw[RAW];
@@ -215,13 +220,13 @@ narrow_strip (const CcSepParams & p)
 
 #pragma unroll
   for (int k = 0; k < AHEAD && k < INPUTS; k++)
-    raw[k] = sw.load (k);
+    raw[k] = load (k);
 
 #pragma unroll
   for (int k = 0; k < INPUTS; k++) {
     /* into the slot of row k - 1, made elements */
     if (k + AHEAD < INPUTS)
-      raw[(k + AHEAD) % RAW] = sw.load (k + AHEAD);
+      raw[(k + AHEAD) % RAW] = load (k + AHEAD);
     if constexpr (sizeof (T) == 1)
       narrow_halves<C> (raw[k % RAW], rows[k % TAPS]);
     else
@@ -247,9 +252,29 @@ narrow_strip (const CcSepParams & p)
       for (int t = 1; t < TAPS; t++)
         h[j] = elem_fma (tx.t[t], e[j + STEP * t], h[j]);
     }
-    if (sw.stores_row (o))
-      narrow_store<T> (p, sw, o, h, rows[(o + R) % TAPS]);
+    /* an interior warp's strip lies inside the plane: all its rows */
+    if (INTERIOR ? sw.stores : sw.stores_row (o))
+      narrow_store<T, INTERIOR> (p, sw, o, h, rows[(o + R) % TAPS]);
   }
+}
+
+/* A warp's strip: INTERIOR where the warp is (SlideWarp) and the
+ * variant has the copy (slide_interior_copy). */
+template <typename T, int C, int R, int ROWS> __device__ __forceinline__
+    void
+narrow_strip (const CcSepParams & p)
+{
+  const SlideWarp<SlideLane<C, R, T>, R, ROWS> sw (p.w);
+
+  if (sw.idle ())
+    return;
+  if constexpr (SlideLane<C, R, T>::INTERIOR_COPY) {
+    if (sw.interior) {          /* warp-uniform */
+      narrow_rows<T, C, R, ROWS, true> (p, sw);
+      return;
+    }
+  }
+  narrow_rows<T, C, R, ROWS, false> (p, sw);
 }
 
 /* Across first (four channels at radius 1), filters with no unsharp mask

@@ -63,6 +63,7 @@ template <int CHANNELS, int RADIUS, typename T = uint8_t> struct SlideLane
   static constexpr int WARP_PX = slide_warp_px (C, RADIUS, sizeof (T));
   static constexpr bool DOWN_FIRST = slide_down_first (C, RADIUS,
       sizeof (T));
+  static constexpr bool INTERIOR_COPY = slide_interior_copy (C);
   static constexpr int PIXEL_BYTES = C * (int) sizeof (T);
   using Raw = typename ChunkType<BYTES>::type;
   using Pixel = typename ChunkType<PIXEL_BYTES>::type;
@@ -321,7 +322,7 @@ template <class L, int R, int ROWS> struct SlideWarp
   const CcPlane & pl;
   const int border, lane, x, y0;
   int outputs, n;
-  bool rows_inside, stores, inside;
+  bool rows_inside, stores, inside, interior;
   const unsigned char *src;
   SlideEdge edge;
 
@@ -337,6 +338,11 @@ template <class L, int R, int ROWS> struct SlideWarp
     stores = lane > 0 && lane < 31 && x < pl.width;
     n = min (L::PX, pl.width - x);
     inside = x >= 0 && x + L::PX <= pl.width;
+    /* the same for the whole warp, all its rows, with vector loads: then
+     * its loads need no edge code (about 20 instructions a row) */
+    const int x0 = blockIdx.x * L::WARP_PX;
+    interior = rows_inside && pl.src_align >= L::BYTES && x0 >= L::PX &&
+        x0 + 31 * L::PX <= pl.width;
     /* the lane's pixels of input row k: src + k stride (used inside the
      * plane only) */
     src = pl.src + (long long) (y0 - R) * pl.src_stride +
@@ -354,6 +360,13 @@ template <class L, int R, int ROWS> struct SlideWarp
     const int y = y0 - R + k;
     return slide_load<L, R> (src + k * pl.src_stride, inside && (rows_inside
             || (unsigned) y < (unsigned) pl.height), pl, border, x, y, edge);
+  }
+
+  /* load (k) where the warp is interior */
+  __device__ __forceinline__ typename L::Raw load_interior (int k) const
+  {
+    return __ldg (reinterpret_cast<const typename L::Raw *> (src +
+            k * pl.src_stride));
   }
 
   /* whether the lane stores output row o */

@@ -193,6 +193,18 @@ slide_down_first (int channels, int radius, int sample_bytes = 1)
   return slide_lane_bytes (channels, radius, sample_bytes) == 8;
 }
 
+/* Whether a narrow kernel's interior warps (SlideWarp::interior) take a
+ * copy of the strip of their own, whose loads have no edge code and whose
+ * stores are whole.  Four channels only: on an H100 (bench/RESULTS.md)
+ * it took 4K RGBA radius 2 from 40.2 to 37.0 us, but with one and two
+ * channels it cost registers and spills for nothing (P010 56.5 -> 60.8
+ * us, NV12 and I420 slower too). */
+constexpr bool
+slide_interior_copy (int channels)
+{
+  return channels == 4;
+}
+
 /* Whether the separable kernel sliding down rows is compiled for planes
  * of channels samples of sample_bytes at radius: 16-bit planes of two
  * channels on narrow lanes, in f32, where a lane's neighbours hold the
@@ -215,9 +227,9 @@ slide_has (int channels, int radius, int sample_bytes = 1)
  * many as fit its registers at SLIDE_ROWS and SLIDE_WAVE_ROWS: the
  * separable filters of four channels across first 64 registers; on
  * narrow lanes up to 64 at radii 1 and 2 and 80 at 3 and 4 (radius 4
- * spills 8 bytes in strips of SLIDE_WAVE_ROWS); the
- * Laplacian 64; Sobel 80, or 72 with a channel left out
- * (skipped_channel). */
+ * spills 8 bytes in strips of SLIDE_WAVE_ROWS, as does four channels'
+ * radius 2 with its interior copy); the Laplacian 64; Sobel 80, or 72
+ * with a channel left out (skipped_channel). */
 constexpr int
 slide_blocks (int channels, int radius)
 {
