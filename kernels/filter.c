@@ -405,8 +405,9 @@ plan_custom (const CudaConvFilterDesc * desc, CudaConvError * err)
   if (plan == NULL)
     return NULL;
   /* The divisor is applied once, after the sum: weights such as -3..3 over
-   * 16-bit samples then add up exactly in f32, where weights m / divisor
-   * rounded every product and partial sum (2 LSB off at divisor 1). */
+   * 16-bit samples then add up exactly in f32.  Weights m / divisor
+   * rounded every product and partial sum, which left 16-bit outputs 1 LSB
+   * from the exact value and the two backends up to 2 LSB apart. */
   for (int k = 0; k < n; k++)
     plan->mask[k] = m[k];
   plan->gain = 1.0 / divisor;
