@@ -561,13 +561,15 @@ test_integer_masks (TuRng * rng)
         /* summing to 0, so that outputs stay in range; rank 2: the row
          * where the halves meet holds both signs */
         const int half = side * side / 2;
+
         for (int i = 0; i < side * side; i++)
           tf.matrix[i] = i < half ? 3 : i > half ? -3 : 0;
       } else {
-        for (int i = 0; i < side * side; i++)
-          tf.matrix[i] = tu_rng_int (rng, -3, 3);
         /* a top-left 2x2 of [a a; a -a]: rank 2 at least, so a MASK */
         const double a = tu_rng_int (rng, 1, 3);
+
+        for (int i = 0; i < side * side; i++)
+          tf.matrix[i] = tu_rng_int (rng, -3, 3);
         tf.matrix[0] = tf.matrix[1] = tf.matrix[side] = a;
         tf.matrix[side + 1] = -a;
       }
