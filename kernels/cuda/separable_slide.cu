@@ -138,51 +138,47 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
   const int n = WHOLE ? PX : sw.n;
   const RunMasks<T, C, PX> masks (p.w.out);
   typename L::In in;
+  float val[PX][C];
 
   if constexpr (sizeof (T) == 2) {
-    float val[PX][C];
     *reinterpret_cast<uint2 *> (in.u.b) = p.w.out.need_src ?
         sw.load (o + R) : make_uint2 (0, 0);
 #pragma unroll
     for (int k = 0; k < 4; k++)
       val[k / C][k % C] = unsharp_or_offset (p, h[k], src[k]);
-    if (n == PX)
-      store_run_masked<T, C, PX, -1> (sw.pl, p.w.out, masks, sw.x, y, val,
-          in);
-    else
-      finish_run<T, C, PX> (sw.pl, p.w.out, sw.x, y, n, val, in);
   } else {
     *reinterpret_cast<uint2 *> (in.u.b) = p.w.out.need_src ?
         narrow_bytes<C> (src) : make_uint2 (0, 0);
-    if (p.unsharp || p.offset != 0.f) {
-      float2 pairs[4];
-      float val[PX][C];
-#pragma unroll
-      for (int k = 0; k < 4; k++) {
-        const float2 f = __half22float2 (h[k]), v = __half22float2 (src[k]);
-        pairs[k] = make_float2 (unsharp_or_offset (p, f.x, v.x),
-            unsharp_or_offset (p, f.y, v.y));
-      }
-      narrow_floats<C> (pairs, val);
-      if (n == PX)
-        store_run_masked<T, C, PX, -1> (sw.pl, p.w.out, masks, sw.x, y, val,
-            in);
-      else
-        finish_run<T, C, PX> (sw.pl, p.w.out, sw.x, y, n, val, in);
+    if (!p.unsharp && p.offset == 0.f) {
+      /* the halves' bytes as they are, through the map's bit masks */
+      typename L::In out;
+      unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
+      const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
+      const uint2 made = narrow_bytes<C> (h);
+      words[0] = (made.x & masks.filt[0]) | (in_words[0] & masks.copy[0]) |
+          masks.fill[0];
+      words[1] = (made.y & masks.filt[1]) | (in_words[1] & masks.copy[1]) |
+          masks.fill[1];
+      run_store<T, C, PX> (out, sw.pl.dst + (long long) y *
+          sw.pl.dst_stride, sw.x, n, sw.pl.dst_align);
       return;
     }
-
-    typename L::In out;
-    unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
-    const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
-    const uint2 made = narrow_bytes<C> (h);
-    words[0] = (made.x & masks.filt[0]) | (in_words[0] & masks.copy[0]) |
-        masks.fill[0];
-    words[1] = (made.y & masks.filt[1]) | (in_words[1] & masks.copy[1]) |
-        masks.fill[1];
-    run_store<T, C, PX> (out, sw.pl.dst + (long long) y * sw.pl.dst_stride,
-        sw.x, n, sw.pl.dst_align);
+    float2 pairs[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+      const float2 f = __half22float2 (h[k]), v = __half22float2 (src[k]);
+      pairs[k] = make_float2 (unsharp_or_offset (p, f.x, v.x),
+          unsharp_or_offset (p, f.y, v.y));
+    }
+    narrow_floats<C> (pairs, val);
   }
+  /* the f32 values: 16-bit samples, or 8-bit ones past an unsharp mask or
+   * an offset */
+  if (n == PX)
+    store_run_masked<T, C, PX, -1> (sw.pl, p.w.out, masks, sw.x, y, val,
+        in);
+  else
+    finish_run<T, C, PX> (sw.pl, p.w.out, sw.x, y, n, val, in);
 }
 
 /* The strip of narrow lanes (8 bytes a lane), down first: each input
