@@ -151,14 +151,8 @@ store_windows (const CcPlane & pl, const CcOutput & out,
         for (int c = 0; c < C; c++)
           res.u.s[k * C + c] = (uint8_t) (__umulhi (2u * (unsigned) d[k][c]
                   + (unsigned) scale.divisor, scale.magic) >> scale.shift);
-      unsigned *words = reinterpret_cast<unsigned *> (res.u.b);
-      const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
-#pragma unroll
-      for (int w = 0; w < M::WORDS; w++)
-        words[w] = (words[w] & masks.filt[w]) | (in_words[w] & masks.copy[w])
-            | masks.fill[w];
-      run_store<T, C, K> (res, pl.dst + (long long) y * pl.dst_stride, x, K,
-          pl.dst_align);
+      store_run_words<T, C, K> (pl, masks, x, y, K,
+          reinterpret_cast<const unsigned (&)[M::WORDS]> (res.u.b), in);
       return;
     }
   }

@@ -112,15 +112,11 @@ store_run_half (const CcPlane & pl, const RunMasks<uint8_t, 4, 4> & masks,
     int x, int y, int n, const __half2 (&val)[4][2],
     const Run<uint8_t, 4, 4> & in)
 {
-  Run<uint8_t, 4, 4> out;
-  unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
-  const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
+  unsigned made[4];
 #pragma unroll
   for (int j = 0; j < 4; j++)
-    words[j] = (half2_to_bytes (val[j][0], val[j][1]) & masks.filt[j]) |
-        (in_words[j] & masks.copy[j]) | masks.fill[j];
-  run_store<uint8_t, 4, 4> (out, pl.dst + (long long) y * pl.dst_stride, x,
-      n, pl.dst_align);
+    made[j] = half2_to_bytes (val[j][0], val[j][1]);
+  store_run_words<uint8_t, 4, 4> (pl, masks, x, y, n, made, in);
 }
 
 /* Taps as pairs of halves, rounded as cc_separable_half_error rounds

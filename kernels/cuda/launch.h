@@ -68,7 +68,7 @@ typedef struct
    * pixels (the first CC_MAP_WORDS words; the pattern of channels repeats
    * after C / gcd (C, samples a word) <= 3 of them), for the type and
    * channels of the output: which bits take the filter's value, which the
-   * input's, and the fill's bits (store_run_masked). */
+   * input's, and the fill's bits (sample.cuh's RunMasks). */
   unsigned int word_filter[CC_MAP_WORDS];
   unsigned int word_copy[CC_MAP_WORDS];
   unsigned int word_fill[CC_MAP_WORDS];

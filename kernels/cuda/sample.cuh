@@ -310,24 +310,6 @@ run_store (const Run<T, C, N> & run, unsigned char *row, int x, int n,
       reinterpret_cast<T *> (p)[i] = run.u.s[i];
 }
 
-/* Encodes N pixels of filter values through the channel map and stores
- * the first n of them at pixel x of row y.  in holds the input pixels
- * when o.need_src (a channel copies its input sample). */
-template <typename T, int C, int N> __device__ __forceinline__ void
-finish_run (const CcPlane & pl, const CcOutput & o, int x, int y, int n,
-    const float (&val)[N][C], const Run<T, C, N> & in)
-{
-  Run<T, C, N> out;
-#pragma unroll
-  for (int j = 0; j < N; j++)
-#pragma unroll
-    for (int c = 0; c < C; c++)
-      out.u.s[j * C + c] = finish_sample<T> (val[j][c],
-          o.need_src ? in.u.s[j * C + c] : T (0), c, o);
-  run_store<T, C, N> (out, pl.dst + (long long) y * pl.dst_stride, x, n,
-      pl.dst_align);
-}
-
 /* The channel map as bit masks over the 32-bit words of a run of N
  * integer pixels of C samples: which bits take the filter's value, which
  * the input's, and the fill's bits.  The planner makes them once
@@ -353,7 +335,33 @@ template <typename T, int C, int N> struct RunMasks
       fill[w] = o.word_fill[w % PERIOD];
     }
   }
+
+  /* word w of a run: the filter's bits of made, the input's of in and
+   * the fill's */
+  __device__ __forceinline__ unsigned merge (int w, unsigned made,
+      unsigned in) const
+  {
+    return (made & filt[w]) | (in & copy[w]) | fill[w];
+  }
 };
+
+/* Stores the first n of a run of N pixels at x of row y whose filter
+ * values are the words made, through the channel map in m; in holds the
+ * input pixels where a channel copies them (else anything). */
+template <typename T, int C, int N> __device__ __forceinline__ void
+store_run_words (const CcPlane & pl, const RunMasks<T, C, N> & m, int x,
+    int y, int n, const unsigned (&made)[RunMasks<T, C, N>::WORDS],
+    const Run<T, C, N> & in)
+{
+  Run<T, C, N> out;
+  unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
+  const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
+#pragma unroll
+  for (int w = 0; w < RunMasks<T, C, N>::WORDS; w++)
+    words[w] = m.merge (w, made[w], in_words[w]);
+  run_store<T, C, N> (out, pl.dst + (long long) y * pl.dst_stride, x, n,
+      pl.dst_align);
+}
 
 /* The filter values of one 32-bit word of integer samples (the samples
  * from first, a multiple of the word's), rounded, clamped and shifted as
@@ -381,32 +389,51 @@ encode_word (const CcOutput & o, const float (&val)[4 / sizeof (T)],
     return __byte_perm (enc[0], enc[1], 0x5410);
 }
 
-/* Stores a whole run (N pixels at x of row y, 16-byte aligned when the
- * plane allows) of filter values through the channel map in masks; in
- * holds the input pixels where a channel copies them (else anything).
- * Channel SKIP (if >= 0) was not computed: the map never takes it. */
-template <typename T, int C, int N, int SKIP> __device__ __forceinline__ void
-store_run_masked (const CcPlane & pl, const CcOutput & o,
-    const RunMasks<T, C, N> & m, int x, int y, const float (&val)[N][C],
-    const Run<T, C, N> & in)
+/* Encodes N pixels of filter values through the channel map and stores
+ * the first n of them at pixel x of row y; in holds the input pixels
+ * where a channel copies them (else anything).  Integer samples go a word
+ * at a time through the map's masks (the ones of o unless given); channel
+ * SKIP (if >= 0) was not computed: the map never takes it. */
+template <typename T, int C, int N, int SKIP = -1> __device__
+    __forceinline__ void
+finish_run (const CcPlane & pl, const CcOutput & o,
+    const RunMasks<T, C, N> & m, int x, int y, int n,
+    const float (&val)[N][C], const Run<T, C, N> & in)
 {
   using M = RunMasks<T, C, N>;
-  Run<T, C, N> out;
-  unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
-  const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
+  if constexpr (M::USABLE) {
+    unsigned made[M::WORDS];
 #pragma unroll
-  for (int w = 0; w < M::WORDS; w++) {
-    float v[M::PER_WORD];
+    for (int w = 0; w < M::WORDS; w++) {
+      float v[M::PER_WORD];
 #pragma unroll
-    for (int i = 0; i < M::PER_WORD; i++) {
-      const int k = w * M::PER_WORD + i;
-      v[i] = val[k / C][k % C];
+      for (int i = 0; i < M::PER_WORD; i++) {
+        const int k = w * M::PER_WORD + i;
+        v[i] = val[k / C][k % C];
+      }
+      made[w] = encode_word<T, C, SKIP> (o, v, w * M::PER_WORD);
     }
-    words[w] = (encode_word<T, C, SKIP> (o, v, w * M::PER_WORD) & m.filt[w])
-        | (in_words[w] & m.copy[w]) | m.fill[w];
+    store_run_words<T, C, N> (pl, m, x, y, n, made, in);
+  } else {
+    Run<T, C, N> out;
+#pragma unroll
+    for (int j = 0; j < N; j++)
+#pragma unroll
+      for (int c = 0; c < C; c++)
+        out.u.s[j * C + c] = finish_sample<T> (val[j][c],
+            o.need_src ? in.u.s[j * C + c] : T (0), c, o);
+    run_store<T, C, N> (out, pl.dst + (long long) y * pl.dst_stride, x, n,
+        pl.dst_align);
   }
-  run_store<T, C, N> (out, pl.dst + (long long) y * pl.dst_stride, x, N,
-      pl.dst_align);
+}
+
+template <typename T, int C, int N, int SKIP = -1> __device__
+    __forceinline__ void
+finish_run (const CcPlane & pl, const CcOutput & o, int x, int y, int n,
+    const float (&val)[N][C], const Run<T, C, N> & in)
+{
+  finish_run<T, C, N, SKIP> (pl, o, RunMasks<T, C, N> (o), x, y, n, val,
+      in);
 }
 
 }                               /* namespace cc */

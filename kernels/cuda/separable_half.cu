@@ -129,10 +129,7 @@ separable_half_compute (const unsigned char *raw, __half * h,
           val[j][c] = unsharp_or_offset (p, val[j][c],
               sample_value<T> (in.u.s[j * C + c], 0));
         }
-      if (n == G::P)
-        store_run_masked<T, C, G::P, -1> (pl, p.w.out, masks, x, y, val, in);
-      else
-        finish_run<T, C, G::P> (pl, p.w.out, x, y, n, val, in);
+      finish_run<T, C, G::P> (pl, p.w.out, masks, x, y, n, val, in);
     } else {
       store_run_half (pl, masks, x, y, n, acc, in);
     }

@@ -309,11 +309,7 @@ mma_columns (const __half * h, Band<MmaGeom<R>::STEPS> band,
             val[j][c] = unsharp_or_offset (p, val[j][c], v);
           }
       }
-      if (n == 2)
-        store_run_masked<uint8_t, 4, 2, -1> (pl, p.w.out, masks, x, yo, val,
-            in);
-      else
-        finish_run<uint8_t, 4, 2> (pl, p.w.out, x, yo, n, val, in);
+      finish_run<uint8_t, 4, 2> (pl, p.w.out, masks, x, yo, n, val, in);
     }
   }
 }

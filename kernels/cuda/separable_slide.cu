@@ -151,16 +151,9 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
         narrow_bytes<C> (src) : make_uint2 (0, 0);
     if (!p.unsharp && p.offset == 0.f) {
       /* the halves' bytes as they are, through the map's bit masks */
-      typename L::In out;
-      unsigned *words = reinterpret_cast<unsigned *> (out.u.b);
-      const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
-      const uint2 made = narrow_bytes<C> (h);
-      words[0] = (made.x & masks.filt[0]) | (in_words[0] & masks.copy[0]) |
-          masks.fill[0];
-      words[1] = (made.y & masks.filt[1]) | (in_words[1] & masks.copy[1]) |
-          masks.fill[1];
-      run_store<T, C, PX> (out, sw.pl.dst + (long long) y *
-          sw.pl.dst_stride, sw.x, n, sw.pl.dst_align);
+      const uint2 bytes = narrow_bytes<C> (h);
+      const unsigned made[2] = { bytes.x, bytes.y };
+      store_run_words<T, C, PX> (sw.pl, masks, sw.x, y, n, made, in);
       return;
     }
     float2 pairs[4];
@@ -174,11 +167,7 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
   }
   /* the f32 values: 16-bit samples, or 8-bit ones past an unsharp mask or
    * an offset */
-  if (n == PX)
-    store_run_masked<T, C, PX, -1> (sw.pl, p.w.out, masks, sw.x, y, val,
-        in);
-  else
-    finish_run<T, C, PX> (sw.pl, p.w.out, sw.x, y, n, val, in);
+  finish_run<T, C, PX> (sw.pl, p.w.out, masks, sw.x, y, n, val, in);
 }
 
 /* The strip of narrow lanes (8 bytes a lane), down first: each input

@@ -154,10 +154,7 @@ separable_compute (const unsigned char *raw, float *h, const CcSepParams & p,
         for (int c = 0; c < C; c++)
           acc[j][c] += p.offset;
     }
-    if (Masks::USABLE && n == G::P)
-      store_run_masked<T, C, G::P, SKIP> (pl, p.w.out, masks, x, y, acc, in);
-    else
-      finish_run<T, C, G::P> (pl, p.w.out, x, y, n, acc, in);
+    finish_run<T, C, G::P, SKIP> (pl, p.w.out, masks, x, y, n, acc, in);
   });
 }
 

@@ -161,10 +161,7 @@ stencil_compute (const unsigned char *raw, float *f, const CcMaskParams & p,
 #pragma unroll
       for (int i = 0; i < P * C; i++)
         in.u.s[i] = T (0);
-    if (Masks::USABLE && n == P)
-      store_run_masked<T, C, P, SKIP> (pl, p.w.out, masks, x, y, v, in);
-    else
-      finish_run<T, C, P> (pl, p.w.out, x, y, n, v, in);
+    finish_run<T, C, P, SKIP> (pl, p.w.out, masks, x, y, n, v, in);
   });
 }
 
@@ -235,15 +232,7 @@ stencil_store_half (const CcMaskParams & p,
       return;
     }
   }
-  Run<uint8_t, 4, 4> run;
-  unsigned *words = reinterpret_cast<unsigned *> (run.u.b);
-  const unsigned *in_words = reinterpret_cast<const unsigned *> (in.u.b);
-#pragma unroll
-  for (int j = 0; j < 4; j++)
-    words[j] = (encode_word<uint8_t, 4, SKIP> (p.w.out, v[j], 4 * j) &
-        masks.filt[j]) | (in_words[j] & masks.copy[j]) | masks.fill[j];
-  run_store<uint8_t, 4, 4> (run, pl.dst + (long long) y * pl.dst_stride, x,
-      n, pl.dst_align);
+  finish_run<uint8_t, 4, 4, SKIP> (pl, p.w.out, masks, x, y, n, v, in);
 }
 
 /* One run of stencil_compute_half: P pixels at x of row y, run q of the

@@ -612,12 +612,7 @@ window_fused (const __grid_constant__ WindowFusedParams p)
       for (int c = 0; c < C; c++)
         acc[j][c] = fmaf (acc[j][c], p.gain, p.offset);
   }
-  using Masks = RunMasks<T, C, FUSED_RUN>;
-  if (Masks::USABLE && n == FUSED_RUN)
-    store_run_masked<T, C, FUSED_RUN, SKIP> (p.pl, p.out, Masks (p.out), x,
-        y, acc, in);
-  else
-    finish_run<T, C, FUSED_RUN> (p.pl, p.out, x, y, n, acc, in);
+  finish_run<T, C, FUSED_RUN, SKIP> (p.pl, p.out, x, y, n, acc, in);
 }
 
 struct WindowFusedLaunch
