@@ -54,15 +54,21 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 down strips of rows (separable_slide.cu, stencil3x3.cu)
  *                 rather than in tiles (separable_half.cu,
  *                 separable_tile.cu, stencil3x3.cu); AUTO: whole
- *                 frames, for separable filters no unsharp mask or offset
- *                 and where its error bound allows; ALWAYS: the same, in
+ *                 frames, for separable filters where its error bound
+ *                 allows (across first, no unsharp mask or offset);
+ *                 ALWAYS: the same, in
  *                 strips of 7 rows (so that small test frames have
- *                 several). */
+ *                 several).
+ *   UNSHARP_HALVES unsharp masks of 8-bit four-channel planes on SLIDE's
+ *                 narrow lanes in halves rather than f32
+ *                 (separable_slide.cu); AUTO and ALWAYS: where
+ *                 cc_unsharp_half_error allows; NEVER: in f32. */
 typedef enum
 {
   CUDACONV_PATH_BOX_FUSED = 0,
   CUDACONV_PATH_TENSOR_CORES,
   CUDACONV_PATH_SLIDE,
+  CUDACONV_PATH_UNSHARP_HALVES,
   CUDACONV_N_PATHS
 } CudaConvPath;
 

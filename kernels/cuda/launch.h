@@ -92,6 +92,8 @@ typedef struct
   int ntx;                      /* taps_x entries used, padded */
   int nty;
   int unsharp;                  /* out = in + amount (in - sep) */
+  int unsharp_half;             /* that in halves (separable_slide.cu's
+                                 * 8-bit narrow lanes) */
   float amount;
   float offset;
   float taps_x[CC_FUSED_MAX_TAPS];
@@ -266,6 +268,11 @@ cudaError_t cc_separable_tile_launch (const CcSepParams * p,
  * with these taps (infinite where a tap is negative). */
 double cc_separable_half_error (const double *tx, int ntx, const double *ty,
     int nty);
+/* The bound, in LSB, on an unsharp mask in halves (CcSepParams'
+ * unsharp_half) of a correlation in halves within blur_error of the exact
+ * one and at most blur_max. */
+double cc_unsharp_half_error (double blur_error, double blur_max,
+    double amount);
 cudaError_t cc_separable_half_shape (int radius, CcLaunchShape * shape);
 cudaError_t cc_separable_half_launch (const CcSepParams * p, int radius,
     const CcBatch * batch, cudaStream_t stream);

@@ -348,18 +348,21 @@ mma_tile_fits (const CudaConvCuda * cuda, const SepJob * job,
  * compiled radius (slide_has), with the balanced taps (put in tx and ty).
  * 16-bit samples go in f32, as the tiled kernel takes them.  8-bit ones go
  * in halves, with the error bound in the kernel's order of passes
- * (slide_down_first): down first, an unsharp mask's amount scales it, as
- * in half_tile_fits; across first takes no unsharp mask and no offset (see
- * separable_slide.cu). */
+ * (slide_down_first).  Down first, an unsharp mask goes in halves too
+ * (*unsharp_half) where the kernel has them (slide_unsharp_half) and
+ * cc_unsharp_half_error allows, else in f32, its
+ * amount scaling the bound as in half_tile_fits; across first takes no
+ * unsharp mask and no offset (see separable_slide.cu). */
 static int
 slide_fits (const SepJob * job, int radius, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels,
-    const CcBatch * batch, double *tx, double *ty)
+    const CcBatch * batch, double *tx, double *ty, int *unsharp_half)
 {
   int sample_bytes = (int) cudaconv_sample_size (type);
-  double scale = job->unsharp ? fabs (job->amount) : 1.0;
-  int down_first;
+  int down_first, ntx = 2 * job->rx + 1, nty = 2 * job->ry + 1;
+  double error, sum_x = 0, sum_y = 0;
 
+  *unsharp_half = 0;
   if (test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_NEVER ||
       batch != NULL || type == CUDACONV_SAMPLE_F32 ||
       !cc::slide_has (channels, radius, sample_bytes) || pl->src_align < 4)
@@ -371,11 +374,21 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
   balance_taps (job, down_first, tx, ty);
   if (sample_bytes == 2)
     return 1;
-  if (down_first)
-    return scale * cc_separable_half_error (tx, 2 * job->rx + 1, ty,
-        2 * job->ry + 1) <= cc::HALF_MAX_ERROR;
-  return cc_separable_half_error (ty, 2 * job->ry + 1, tx,
-      2 * job->rx + 1) <= cc::HALF_MAX_ERROR;
+  if (!down_first)
+    return cc_separable_half_error (ty, nty, tx, ntx) <= cc::HALF_MAX_ERROR;
+  error = cc_separable_half_error (tx, ntx, ty, nty);
+  if (!job->unsharp)
+    return error <= cc::HALF_MAX_ERROR;
+  /* the taps are not negative where the error is finite */
+  for (int i = 0; i < ntx; i++)
+    sum_x += tx[i];
+  for (int i = 0; i < nty; i++)
+    sum_y += ty[i];
+  *unsharp_half = cc::slide_unsharp_half (channels) &&
+      test_choice (CUDACONV_PATH_UNSHARP_HALVES) !=
+      CUDACONV_CHOICE_NEVER && cc_unsharp_half_error (error,
+      255.0 * sum_x * sum_y, job->amount) <= cc::HALF_MAX_ERROR;
+  return *unsharp_half || fabs (job->amount) * error <= cc::HALF_MAX_ERROR;
 }
 
 /* The strip height of a kernel sliding down rows whose launch bounds are
@@ -407,7 +420,7 @@ slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks,
 
 static CudaConvStatus
 run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
-    const double *tx, const double *ty, const CcPlane * pl,
+    const double *tx, const double *ty, int unsharp_half, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels, int border,
     cudaStream_t stream, CudaConvError * err)
 {
@@ -420,6 +433,9 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
       2 * radius + 1, 2 * radius + 1);
   cc_centre_taps (p.taps_x, p.ntx, tx, 2 * job->rx + 1);
   cc_centre_taps (p.taps_y, p.nty, ty, 2 * job->ry + 1);
+  p.unsharp_half = unsharp_half;
+  if (unsharp_half)
+    path_taken (CUDACONV_PATH_UNSHARP_HALVES, 0);
   path_taken (CUDACONV_PATH_SLIDE, rows);
   return cc_launched (cc_separable_slide_launch (&p, type, channels, radius,
           rows, stream),
@@ -481,14 +497,15 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
   CudaConvStatus s;
   double tx[CC_FUSED_MAX_TAPS], ty[CC_FUSED_MAX_TAPS];
   int mma = mma_tile_fits (cuda, job, out, type, channels, tx, ty);
-  int half;
+  int half, unsharp_half;
 
   if (mma > 0)
     return run_mma (cuda, job, mma, tx, ty, pl, out, border, batch, stream,
         err);
-  if (slide_fits (job, radius, pl, out, type, channels, batch, tx, ty))
-    return run_slide (cuda, job, radius, tx, ty, pl, out, type, channels,
-        border, stream, err);
+  if (slide_fits (job, radius, pl, out, type, channels, batch, tx, ty,
+          &unsharp_half))
+    return run_slide (cuda, job, radius, tx, ty, unsharp_half, pl, out, type,
+        channels, border, stream, err);
 
   half = half_tile_fits (job, radius, out, type, channels);
   if (half)

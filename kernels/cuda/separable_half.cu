@@ -233,6 +233,23 @@ cc_separable_half_error (const double *tx, int ntx, const double *ty,
   return cc::half_pass_error (tx, ntx, v_max, v_err, &h_max);
 }
 
+/* An unsharp mask in halves: out = v + a (v - f), v an input byte
+ * (exact), f the correlation in halves, a the amount as a half.  Against
+ * the exact v + amount (v - B): a's rounding times |v - B| (at most span);
+ * f's error times |a|; v - f rounds once, by half a unit of its binade;
+ * the HFMA2 once, by at most 2^-4 where its result is below 256 in
+ * magnitude.  Beyond that the output saturates at 0 or 255 either way,
+ * the rest of the bound being below 1 LSB. */
+extern "C" double
+cc_unsharp_half_error (double blur_error, double blur_max, double amount)
+{
+  const double a = __half2float (__float2half_rn ((float) amount));
+  const double span = std::fmax (255.0, blur_max);
+
+  return std::fabs (a - amount) * span + std::fabs (a) * (blur_error +
+      cc::half_rounding (span + blur_error)) + std::ldexp (1.0, -4);
+}
+
 extern "C" cudaError_t
 cc_separable_half_shape (int radius, CcLaunchShape * shape)
 {

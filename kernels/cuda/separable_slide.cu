@@ -123,11 +123,14 @@ template <typename T, int NT> using NarrowTaps =
 
 /* Stores a lane's pixels of output row o of the strip, whose correlation
  * is h and whose input row's elements are src, through the channel map.
- * An unsharp mask or an offset is applied in f32 (unsharp_or_offset), as
- * in separable_half.cu.  8-bit samples: src's halves hold the input bytes
- * exactly; 16-bit ones are reloaded where a channel copies them (src
- * dropped their shifted bits).  WHOLE: the lane's pixels are all in the
- * plane (an interior warp's). */
+ * An offset, and an unsharp mask but where its bound allows halves
+ * (CcSepParams' unsharp_half), go in f32 (unsharp_or_offset), as in
+ * separable_half.cu.  8-bit samples: src's halves hold the input bytes
+ * exactly (keeping the row's bytes in the ring until now saved 0.4 us of
+ * 4K RGBA's 36.7 at radius 2, but spilled once the unsharp mask in halves
+ * came: bench/RESULTS.md); 16-bit ones are reloaded where a channel
+ * copies them (src dropped their shifted bits).  WHOLE: the lane's pixels
+ * are all in the plane (an interior warp's). */
 template <typename T, bool WHOLE, class L, int R, int ROWS, typename E>
     __device__ __forceinline__ void
 narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
@@ -148,10 +151,25 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
       val[k / C][k % C] = unsharp_or_offset (p, h[k], src[k]);
   } else {
     *reinterpret_cast<uint2 *> (in.u.b) = p.w.out.need_src ?
-        narrow_bytes<C> (src) : make_uint2 (0, 0);
-    if (!p.unsharp && p.offset == 0.f) {
-      /* the halves' bytes as they are, through the map's bit masks */
-      const uint2 bytes = narrow_bytes<C> (h);
+        narrow_bytes<C, true> (src) : make_uint2 (0, 0);
+    if ((L::UNSHARP_HALF && p.unsharp_half) || (!p.unsharp &&
+            p.offset == 0.f)) {
+      /* bytes from halves, through the map's bit masks: the unsharp mask
+       * rounds v - f and its FMA (cc_unsharp_half_error), and is clamped
+       * at 0 (narrow_bytes clamps at 255) */
+      E out[4];
+#pragma unroll
+      for (int k = 0; k < 4; k++)
+        out[k] = h[k];
+      if (L::UNSHARP_HALF && p.unsharp_half) {
+        const __half2 amount = __float2half2_rn (p.amount);
+        const __half2 zero = __float2half2_rn (0.f);
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+          out[k] = __hmax2 (__hfma2 (amount, __hsub2 (src[k], h[k]),
+                  src[k]), zero);
+      }
+      const uint2 bytes = narrow_bytes<C> (out);
       const unsigned made[2] = { bytes.x, bytes.y };
       store_run_words<T, C, PX> (sw.pl, masks, sw.x, y, n, made, in);
       return;
@@ -165,8 +183,8 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
     }
     narrow_floats<C> (pairs, val);
   }
-  /* the f32 values: 16-bit samples, or 8-bit ones past an unsharp mask or
-   * an offset */
+  /* the f32 values: 16-bit samples, or 8-bit ones past an offset or an
+   * unsharp mask in f32 */
   finish_run<T, C, PX> (sw.pl, p.w.out, masks, sw.x, y, n, val, in);
 }
 

@@ -64,6 +64,7 @@ template <int CHANNELS, int RADIUS, typename T = uint8_t> struct SlideLane
   static constexpr bool DOWN_FIRST = slide_down_first (C, RADIUS,
       sizeof (T));
   static constexpr bool INTERIOR_COPY = slide_interior_copy (C);
+  static constexpr bool UNSHARP_HALF = slide_unsharp_half (C);
   static constexpr int PIXEL_BYTES = C * (int) sizeof (T);
   using Raw = typename ChunkType<BYTES>::type;
   using Pixel = typename ChunkType<PIXEL_BYTES>::type;
@@ -239,12 +240,22 @@ narrow_halves (const uint2 & raw, __half2 (&h)[4])
 }
 
 /* narrow_halves' pairs back to 8 bytes (non-negative halves, rounded to
- * the nearest integer and clamped to 255 as half2_to_bytes does). */
-template <int C> __device__ __forceinline__ uint2
+ * the nearest integer and clamped to 255 as half2_to_bytes does).  EXACT:
+ * the halves are bytes exactly (narrow_halves' own), which need neither:
+ * 1024 + b puts b in the low byte. */
+template <int C, bool EXACT = false> __device__ __forceinline__ uint2
 narrow_bytes (const __half2 (&h)[4])
 {
-  const unsigned lo = half2_to_bytes (h[0], h[1]);
-  const unsigned hi = half2_to_bytes (h[2], h[3]);
+  const __half2 bias = half2_from_bits (CC_HALF_BYTE_BIAS2);
+  auto bytes =[&](__half2 a, __half2 b)->unsigned {
+    if constexpr (EXACT)
+      return __byte_perm (half2_bits (__hadd2 (a, bias)),
+          half2_bits (__hadd2 (b, bias)), 0x6420);
+    else
+      return half2_to_bytes (a, b);
+  };
+  const unsigned lo = bytes (h[0], h[1]);
+  const unsigned hi = bytes (h[2], h[3]);
   if constexpr (C != 1)
     return make_uint2 (lo, hi);
   /* pixels 0, 4, 1, 5 and 2, 6, 3, 7 back in order */

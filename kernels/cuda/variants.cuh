@@ -205,6 +205,18 @@ slide_interior_copy (int channels)
   return channels == 4;
 }
 
+/* Whether a narrow kernel of 8-bit samples takes unsharp masks in halves
+ * where their bound allows (cc_unsharp_half_error; the others go in
+ * f32).  Four channels only: on an H100 (bench/RESULTS.md) 4K RGBA
+ * sharpen went from 46.1 to 38.1 us, but the code cost the one-channel
+ * kernel of GRAY8 and of NV12's and I420's lumas 0.7 to 1.3 us even where
+ * it did not run. */
+constexpr bool
+slide_unsharp_half (int channels)
+{
+  return channels == 4;
+}
+
 /* Whether the separable kernel sliding down rows is compiled for planes
  * of channels samples of sample_bytes at radius: 16-bit planes of two
  * channels on narrow lanes, in f32, where a lane's neighbours hold the

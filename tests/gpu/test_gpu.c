@@ -854,9 +854,12 @@ group_slide (Ctx * ctx, int quick)
  * sharpens of the test's choice on an aligned source (at least one in
  * every 5 cases) take the default sigma and amount 1, which the error
  * bound allows, and each must run on the kernel: every such gaussian, at
- * each lane kind and radius, and a sharpen (an unsharp mask, in f32) of
- * each lane kind at least once; the other cases draw a random sigma and
- * amount.  No case kept out may run on the kernel. */
+ * each lane kind and radius, and a sharpen of each lane kind at least
+ * once; the other cases draw a random sigma and amount.  Unsharp masks
+ * of 8-bit RGBA go in halves where their bound allows (the others in
+ * f32): every other four cases keep them out, in the others a sharpen of
+ * amount 1 must take them, and RGBA must sharpen both ways.  No case kept
+ * out may run on the kernel, and no other lane kind in halves. */
 static void
 group_slide_narrow (Ctx * ctx, int quick)
 {
@@ -879,6 +882,7 @@ group_slide_narrow (Ctx * ctx, int quick)
   const int n_sizes = (int) (sizeof (sizes) / sizeof (sizes[0]));
   Group on = { 0 }, off = { 0 };
   int ran[5][5] = { {0} }, sharpened[5] = { 0 };
+  int in_halves[5] = { 0 }, in_f32[5] = { 0 };
   int index = 0;
 
   for (int l = 0; l < n_lanes; l++)
@@ -896,15 +900,45 @@ group_slide_narrow (Ctx * ctx, int quick)
                 quick ? 600 : 1200, quick, &w, &h);
             long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
                 NULL);
-            long runs;
+            long halves_before =
+                cudaconv_cuda_test_path_runs (CUDACONV_PATH_UNSHARP_HALVES,
+                NULL);
+            int halves_allowed = (index / 4) % 2 == 0;
+            long runs, halves;
             ctx->src_align = aligns[(index / 3) % 4];
             ctx->plain_filters = choice == CUDACONV_CHOICE_ALWAYS &&
                 ctx->src_align > 0;
+            cudaconv_cuda_test_path (CUDACONV_PATH_UNSHARP_HALVES,
+                halves_allowed ? CUDACONV_CHOICE_AUTO : CUDACONV_CHOICE_NEVER);
             run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
                 separable_kinds[k], (CudaConvBorder) b, format, channels, w,
                 h, radius, 0, NULL);
             runs = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE, NULL) -
                 before;
+            halves = cudaconv_cuda_test_path_runs
+                (CUDACONV_PATH_UNSHARP_HALVES, NULL) - halves_before;
+            if (halves != 0 && (!halves_allowed || lanes[l].bits != 8 ||
+                    channels != 4 || separable_kinds[k] != CASE_SHARPEN ||
+                    runs == 0)) {
+              printf ("FAIL seed %llu %s: an unsharp mask ran in halves "
+                  "where it may not (%s C=%d radius %d, %s)\n",
+                  (unsigned long long) ctx->seed, NAME, format->name,
+                  channels, radius, case_names[separable_kinds[k]]);
+              tu_check (ctx->tally, 0);
+            }
+            if (ctx->plain_filters && separable_kinds[k] == CASE_SHARPEN &&
+                lanes[l].bits == 8 && channels == 4 && halves_allowed &&
+                halves == 0) {
+              printf ("FAIL seed %llu %s: a sharpen of %s C=%d radius %d "
+                  "with amount 1 did not run in halves\n",
+                  (unsigned long long) ctx->seed, NAME, format->name,
+                  channels, radius);
+              tu_check (ctx->tally, 0);
+            }
+            if (separable_kinds[k] == CASE_SHARPEN && runs > 0) {
+              in_halves[l] += halves > 0;
+              in_f32[l] += halves == 0;
+            }
             if (choice == CUDACONV_CHOICE_NEVER && runs != 0) {
               printf ("FAIL seed %llu %s: a case kept out of the sliding "
                   "kernel ran on it (%s C=%d radius %d, %s)\n",
@@ -925,6 +959,7 @@ group_slide_narrow (Ctx * ctx, int quick)
               sharpened[l] += runs > 0;
           }
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
+  cudaconv_cuda_test_path (CUDACONV_PATH_UNSHARP_HALVES, CUDACONV_CHOICE_AUTO);
   ctx->extremes = 0;
   ctx->src_align = 0;
   ctx->plain_filters = 0;
@@ -943,6 +978,14 @@ group_slide_narrow (Ctx * ctx, int quick)
           "sliding kernel\n", (unsigned long long) ctx->seed, NAME,
           lanes[l].bits, lanes[l].channels);
     tu_check (ctx->tally, sharpened[l] > 0);
+    if (lanes[l].bits == 8 && lanes[l].channels == 4 &&
+        (in_halves[l] == 0 || in_f32[l] == 0)) {
+      printf ("FAIL seed %llu %s: 8-bit C=%d sharpened %d times in halves "
+          "and %d in f32 on the sliding kernel; each must be at least "
+          "once\n", (unsigned long long) ctx->seed, NAME,
+          lanes[l].channels, in_halves[l], in_f32[l]);
+      tu_check (ctx->tally, 0);
+    }
   }
   group_report ("slide-narrow", &on);
   group_report ("slide-narrow-off", &off);
