@@ -123,9 +123,10 @@ template <typename T, int NT> using NarrowTaps =
 
 /* Stores a lane's pixels of output row o of the strip, whose correlation
  * is h and whose input row's elements are src, through the channel map.
- * An offset, and an unsharp mask but where its bound allows halves
- * (CcSepParams' unsharp_half), go in f32 (unsharp_or_offset), as in
- * separable_half.cu.  8-bit samples: src's halves hold the input bytes
+ * An offset goes in f32 (unsharp_or_offset), as in separable_half.cu;
+ * so does an unsharp mask, but in halves where the lane kind has them
+ * (slide_unsharp_half) and the planner's bound allows (CcSepParams'
+ * unsharp_half).  8-bit samples: src's halves hold the input bytes
  * exactly (keeping the row's bytes in the ring until now saved 0.4 us of
  * 4K RGBA's 36.7 at radius 2, but spilled once the unsharp mask in halves
  * came: bench/RESULTS.md); 16-bit ones are reloaded where a channel

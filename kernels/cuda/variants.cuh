@@ -208,9 +208,9 @@ slide_interior_copy (int channels)
 /* Whether a narrow kernel of 8-bit samples takes unsharp masks in halves
  * where their bound allows (cc_unsharp_half_error; the others go in
  * f32).  Four channels only: on an H100 (bench/RESULTS.md) 4K RGBA
- * sharpen went from 46.1 to 38.1 us, but the code cost the one-channel
- * kernel of GRAY8 and of NV12's and I420's lumas 0.7 to 1.3 us even where
- * it did not run. */
+ * sharpen went from 45.7-45.8 to 37.9-38.1 us, but the code cost the
+ * one-channel kernel of GRAY8 and of NV12's and I420's lumas 0.7 to 1.4
+ * us even where it did not run. */
 constexpr bool
 slide_unsharp_half (int channels)
 {
