@@ -56,9 +56,8 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 separable_tile.cu, stencil3x3.cu); AUTO: whole
  *                 frames, for separable filters where its error bound
  *                 allows (across first, no unsharp mask or offset);
- *                 ALWAYS: the same, in
- *                 strips of 7 rows (so that small test frames have
- *                 several).
+ *                 ALWAYS: the same, in strips of 7 rows (so that small
+ *                 test frames have several).
  *   UNSHARP_HALVES unsharp masks of 8-bit four-channel planes on SLIDE's
  *                 narrow lanes in halves rather than f32
  *                 (separable_slide.cu); AUTO and ALWAYS: where

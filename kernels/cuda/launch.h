@@ -92,8 +92,8 @@ typedef struct
   int ntx;                      /* taps_x entries used, padded */
   int nty;
   int unsharp;                  /* out = in + amount (in - sep) */
-  int unsharp_half;             /* that in halves (separable_slide.cu's
-                                 * 8-bit narrow lanes) */
+  int unsharp_half;             /* the mask in halves (separable_slide.cu's
+                                 * slide_unsharp_half lanes) */
   float amount;
   float offset;
   float taps_x[CC_FUSED_MAX_TAPS];
