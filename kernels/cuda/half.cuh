@@ -123,8 +123,21 @@ store_run_half (const CcPlane & pl, const RunMasks<uint8_t, 4, 4> & masks,
  * them. */
 template <int NT> struct HalfTaps
 {
+  static_assert (NT <= CC_HALF_MAX_TAPS, "CcSepParams holds the taps");
   __half2 t[NT];
 
+  /* from CcSepParams' half_taps_x or half_taps_y, which the compiler
+   * reads from the parameters where it uses them: the tiled kernel took
+   * 4K RGBA at radius 4 from 54.8 to 51.7 us so (bench/RESULTS.md) */
+  __device__ __forceinline__ explicit HalfTaps (const unsigned *pairs)
+  {
+#pragma unroll
+    for (int i = 0; i < NT; i++)
+      t[i] = half2_from_bits (pairs[i]);
+  }
+
+  /* from its taps_x or taps_y, converted once into registers: the
+   * kernels sliding down rows lost time or spilled the other way */
   __device__ __forceinline__ explicit HalfTaps (const float *w)
   {
 #pragma unroll

@@ -23,6 +23,9 @@
  * radius kernel) or to 2 radius + 1 (the tiled one). */
 #define CC_FUSED_MAX_RADIUS 32
 #define CC_FUSED_MAX_TAPS 72
+/* The tiled kernel in pairs of halves takes its taps as halves too, radius
+ * 4 at most (variants.cuh, HalfTileRadii). */
+#define CC_HALF_MAX_TAPS 9
 /* The radii each kernel is compiled for: variants.cuh. */
 /* Small masks live in the mask kernel's parameters (column-major). */
 #define CC_MASK_PARAM_MAX_RADIUS 4
@@ -98,6 +101,10 @@ typedef struct
   float offset;
   float taps_x[CC_FUSED_MAX_TAPS];
   float taps_y[CC_FUSED_MAX_TAPS];
+  /* the first taps rounded to halves, each a __half2's bits (both halves
+   * alike), for the tiled kernel in halves (separable_half.cu's HalfTaps) */
+  unsigned half_taps_x[CC_HALF_MAX_TAPS];
+  unsigned half_taps_y[CC_HALF_MAX_TAPS];
 } CcSepParams;
 
 /* Two-pass separable path for radii beyond the fused tile (separable.cu):

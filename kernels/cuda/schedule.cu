@@ -45,6 +45,7 @@
 #include "launch.h"
 #include "variants.cuh"
 
+#include <cuda_fp16.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -229,6 +230,19 @@ cc_centre_taps (float *out, int n_padded, const double *taps, int n)
 
   for (int i = 0; i < n_padded; i++)
     out[i] = i >= pad && i < pad + n ? (float) taps[i - pad] : 0.f;
+}
+
+/* p's first taps as halves, for the kernels in pairs of halves (launch.h),
+ * rounded as __float2half2_rn would */
+static void
+sep_params_half_taps (CcSepParams * p)
+{
+  for (int i = 0; i < CC_HALF_MAX_TAPS; i++) {
+    __half_raw x = __float2half_rn (i < p->ntx ? p->taps_x[i] : 0.f);
+    __half_raw y = __float2half_rn (i < p->nty ? p->taps_y[i] : 0.f);
+    p->half_taps_x[i] = x.x * 0x10001u;
+    p->half_taps_y[i] = y.x * 0x10001u;
+  }
 }
 
 /* Everything of the separable kernels' parameters but the taps. */
@@ -520,6 +534,7 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
       2 * radius + 1, 2 * radius + 1);
   cc_centre_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
   cc_centre_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
+  sep_params_half_taps (&p);
   if (half)
     return cc_launched (cc_separable_half_launch (&p, radius, batch, stream),
         "launching the tiled separable kernel", err);

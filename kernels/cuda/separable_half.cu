@@ -75,7 +75,7 @@ separable_half_compute (const unsigned char *raw, __half * h,
 
   /* vertical pass: rows b VR .. b VR + VR - 1 of pixel column g */
   {
-    const HalfTaps<NT> ty (p.taps_y);
+    const HalfTaps<NT> ty (p.half_taps_y);
     for (int item = threadIdx.x; item < G::GROUPS * (G::TH / G::VR);
         item += G::THREADS) {
       const int g = item % G::GROUPS;
@@ -103,7 +103,7 @@ separable_half_compute (const unsigned char *raw, __half * h,
   constexpr int FIRST = G::HALO - R * C;
   using Masks = RunMasks<T, C, G::P>;
   const Masks masks (p.w.out);
-  const HalfTaps<NT> tx (p.taps_x);
+  const HalfTaps<NT> tx (p.half_taps_x);
   for_each_run<G> (pl, x0, y0,[&](int r, int q, int x, int y) {
     const __half *row = h + r * G::PITCH + q * G::GS;
     __half2 acc[G::P][2];
