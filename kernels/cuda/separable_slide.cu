@@ -122,20 +122,16 @@ template <typename T, int NT> using NarrowTaps =
     std::conditional_t<sizeof (T) == 1, HalfTaps<NT>, FloatTaps<NT>>;
 
 /* Stores a lane's pixels of output row o of the strip, whose correlation
- * is h and whose input row's elements are src, through the channel map.
- * An offset goes in f32 (unsharp_or_offset), as in separable_half.cu;
- * so does an unsharp mask, but in halves where the lane kind has them
- * (slide_unsharp_half) and the planner's bound allows (CcSepParams'
- * unsharp_half).  8-bit samples: src's halves hold the input bytes
- * exactly (keeping the row's bytes in the ring until now saved 0.4 us of
- * 4K RGBA's 36.7 at radius 2, but spilled once the unsharp mask in halves
- * came: bench/RESULTS.md); 16-bit ones are reloaded where a channel
- * copies them (src dropped their shifted bits).  WHOLE: the lane's pixels
- * are all in the plane (an interior warp's). */
+ * is h, through the channel map; its input row is src as elements and raw
+ * as bytes (zeros where no channel copies them).  An offset goes in f32
+ * (unsharp_or_offset), as in separable_half.cu; so does an unsharp mask,
+ * but in halves where the lane kind has them (slide_unsharp_half) and the
+ * planner's bound allows (CcSepParams' unsharp_half).  WHOLE: the lane's
+ * pixels are all in the plane (an interior warp's). */
 template <typename T, bool WHOLE, class L, int R, int ROWS, typename E>
     __device__ __forceinline__ void
 narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
-    int o, const E (&h)[4], const E (&src)[4])
+    int o, const E (&h)[4], const uint2 & raw, const E (&src)[4])
 {
   constexpr int C = L::C, PX = L::PX;
   const int y = sw.y0 + o;
@@ -144,17 +140,14 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
   typename L::In in;
   float val[PX][C];
 
+  *reinterpret_cast<uint2 *> (in.u.b) = raw;
   if constexpr (sizeof (T) == 2) {
-    *reinterpret_cast<uint2 *> (in.u.b) = p.w.out.need_src ?
-        sw.load (o + R) : make_uint2 (0, 0);
 #pragma unroll
     for (int k = 0; k < 4; k++)
       val[k / C][k % C] = unsharp_or_offset (p, h[k], src[k]);
   } else {
-    *reinterpret_cast<uint2 *> (in.u.b) = p.w.out.need_src ?
-        narrow_bytes<C, true> (src) : make_uint2 (0, 0);
-    if ((L::UNSHARP_HALF && p.unsharp_half) || (!p.unsharp &&
-            p.offset == 0.f)) {
+    const bool unsharp_half = L::UNSHARP_HALF && p.unsharp_half;
+    if (unsharp_half || (!p.unsharp && p.offset == 0.f)) {
       /* bytes from halves, through the map's bit masks: the unsharp mask
        * rounds v - f and its FMA (cc_unsharp_half_error), and is clamped
        * at 0 (narrow_bytes clamps at 255) */
@@ -162,7 +155,7 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
 #pragma unroll
       for (int k = 0; k < 4; k++)
         out[k] = h[k];
-      if (L::UNSHARP_HALF && p.unsharp_half) {
+      if (unsharp_half) {
         const __half2 amount = __float2half2_rn (p.amount);
         const __half2 zero = __float2half2_rn (0.f);
 #pragma unroll
@@ -192,7 +185,11 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
 /* The strip of narrow lanes (8 bytes a lane), down first: each input
  * row, as the lane's 4 elements, enters a ring of the TAPS rows an output
  * row takes; each output row sums them down, then its sums go across by
- * shuffles, tap t STEP elements after tap t - 1.  Across first, as
+ * shuffles, tap t STEP elements after tap t - 1.  Where the lane kind
+ * sums down (slide_sums_down), each input row goes instead into the sums
+ * of the output rows it reaches as it comes, in the same order of taps,
+ * and an output row's own input row is loaded again (L1 holds it) where
+ * the store needs it.  Across first, as
  * slide_strip does, a strip would filter its 2 R halo rows across too: at
  * radius 4 in strips of 4 rows, three rows for each it makes (70
  * instructions a pixel of GRAY8, and slower than the tile:
@@ -220,7 +217,9 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
 
   const NarrowTaps<T, TAPS> tx (p.taps_x), ty (p.taps_y);
   typename L::Raw raw[RAW];
-  E rows[TAPS][4];
+  /* the ring of input rows, or the output rows' sums */
+  E rows[L::SUMS_DOWN ? ROWS : TAPS][4];
+  static_assert (!L::SUMS_DOWN || sizeof (T) == 1, "8-bit samples");
 
 #pragma unroll
   for (int k = 0; k < AHEAD && k < INPUTS; k++)
@@ -231,7 +230,19 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
     /* into the slot of row k - 1, made elements */
     if (k + AHEAD < INPUTS)
       raw[(k + AHEAD) % RAW] = load (k + AHEAD);
-    if constexpr (sizeof (T) == 1)
+    if constexpr (L::SUMS_DOWN) {
+      /* tap k - o of output rows o = k - 2 R to k */
+      E row[4];
+      narrow_halves<C> (raw[k % RAW], row);
+#pragma unroll
+      for (int o = 0; o < ROWS; o++)
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+          if (k - o == 0)
+            rows[o][i] = elem_mul (ty.t[0], row[i]);
+          else if (k - o > 0 && k - o < TAPS)
+            rows[o][i] = elem_fma (ty.t[k - o], row[i], rows[o][i]);
+    } else if constexpr (sizeof (T) == 1)
       narrow_halves<C> (raw[k % RAW], rows[k % TAPS]);
     else
       narrow_samples (raw[k % RAW], p.w.out.shift, rows[k % TAPS]);
@@ -243,10 +254,14 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
     E v[4], e[4 + 2 * S], h[4];
 #pragma unroll
     for (int i = 0; i < 4; i++) {
-      v[i] = elem_mul (ty.t[0], rows[o % TAPS][i]);
+      if constexpr (L::SUMS_DOWN)
+        v[i] = rows[o][i];
+      else {
+        v[i] = elem_mul (ty.t[0], rows[o % TAPS][i]);
 #pragma unroll
-      for (int t = 1; t < TAPS; t++)
-        v[i] = elem_fma (ty.t[t], rows[(o + t) % TAPS][i], v[i]);
+        for (int t = 1; t < TAPS; t++)
+          v[i] = elem_fma (ty.t[t], rows[(o + t) % TAPS][i], v[i]);
+      }
     }
     narrow_window<T, C, R> (v, e);
 #pragma unroll
@@ -257,8 +272,27 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
         h[j] = elem_fma (tx.t[t], e[j + STEP * t], h[j]);
     }
     /* an interior warp's strip lies inside the plane: all its rows */
-    if (INTERIOR ? sw.stores : sw.stores_row (o))
-      narrow_store<T, INTERIOR> (p, sw, o, h, rows[(o + R) % TAPS]);
+    if (!(INTERIOR ? sw.stores : sw.stores_row (o)))
+      continue;
+    /* input row o + R: 8-bit samples' bytes from their exact halves,
+     * 16-bit ones' loaded again (the elements dropped their shifted bits) */
+    uint2 in = make_uint2 (0, 0);
+    E src[4];
+    if constexpr (L::SUMS_DOWN) {
+      if (p.w.out.need_src || p.unsharp)
+        in = load (o + R);
+      narrow_halves<C> (in, src);
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+        src[i] = rows[(o + R) % TAPS][i];
+      if constexpr (sizeof (T) == 2) {
+        if (p.w.out.need_src)
+          in = load (o + R);
+      } else if (p.w.out.need_src)
+        in = narrow_bytes<C, true> (src);
+    }
+    narrow_store<T, INTERIOR> (p, sw, o, h, in, src);
   }
 }
 

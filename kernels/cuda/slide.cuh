@@ -63,7 +63,9 @@ template <int CHANNELS, int RADIUS, typename T = uint8_t> struct SlideLane
   static constexpr int WARP_PX = slide_warp_px (C, RADIUS, sizeof (T));
   static constexpr bool DOWN_FIRST = slide_down_first (C, RADIUS,
       sizeof (T));
-  static constexpr bool INTERIOR_COPY = slide_interior_copy (C);
+  static constexpr bool SUMS_DOWN = slide_sums_down (C, RADIUS, sizeof (T));
+  static constexpr bool INTERIOR_COPY = slide_interior_copy (C, RADIUS,
+      sizeof (T));
   static constexpr bool UNSHARP_HALF = slide_unsharp_half (C);
   static constexpr int PIXEL_BYTES = C * (int) sizeof (T);
   using Raw = typename ChunkType<BYTES>::type;

@@ -193,16 +193,33 @@ slide_down_first (int channels, int radius, int sample_bytes = 1)
   return slide_lane_bytes (channels, radius, sample_bytes) == 8;
 }
 
+/* Whether a narrow kernel sums each input row into the output rows it
+ * reaches as it comes (separable_slide.cu's narrow_rows) rather than
+ * keeping a ring of the 2 R + 1 rows an output row takes: 8-bit planes
+ * of one channel at radius 4, where the ring took 79 registers and the
+ * sums 72 with the interior copy below (none spilled).  On an H100
+ * (bench/RESULTS.md) 4K GRAY8 went from 25.1 to 23.5 us that way; the
+ * sums alone lost (25.8), and so did every other lane kind measured
+ * (8-bit one channel at radius 2, two at 2, four at 2, 16-bit two at 2:
+ * 0.7 to 2.8 us slower with the copy, NV12's and I420's chroma and RGBA
+ * alike). */
+constexpr bool
+slide_sums_down (int channels, int radius, int sample_bytes)
+{
+  return sample_bytes == 1 && channels == 1 && radius == 4;
+}
+
 /* Whether a narrow kernel's interior warps (SlideWarp::interior) take a
  * copy of the strip of their own, whose loads have no edge code and whose
- * stores are whole.  Four channels only: on an H100 (bench/RESULTS.md)
- * it took 4K RGBA radius 2 from 40.2 to 37.0 us, but with one and two
- * channels it cost registers and spills for nothing (P010 56.5 -> 60.8
- * us, NV12 and I420 slower too). */
+ * stores are whole.  Four channels, and the kernels summing down: on an
+ * H100 (bench/RESULTS.md) it took 4K RGBA radius 2 from 40.2 to 37.0 us,
+ * but with the ring of one and two channels it cost registers and spills
+ * for nothing (P010 56.5 -> 60.8 us, NV12 and I420 slower too; one
+ * channel's ring at radius 4 spills 36 bytes with it). */
 constexpr bool
-slide_interior_copy (int channels)
+slide_interior_copy (int channels, int radius, int sample_bytes)
 {
-  return channels == 4;
+  return channels == 4 || slide_sums_down (channels, radius, sample_bytes);
 }
 
 /* Whether a narrow kernel of 8-bit samples takes unsharp masks in halves
@@ -238,10 +255,10 @@ slide_has (int channels, int radius, int sample_bytes = 1)
 /* Blocks an SM of each kernel sliding down rows (its launch bounds), as
  * many as fit its registers at SLIDE_ROWS and SLIDE_WAVE_ROWS: the
  * separable filters of four channels across first 64 registers; on
- * narrow lanes up to 64 at radii 1 and 2 and 80 at 3 and 4 (radius 4
- * spills 8 bytes in strips of SLIDE_WAVE_ROWS, as does four channels'
- * radius 2 with its interior copy); the Laplacian 64; Sobel 80, or 72
- * with a channel left out (skipped_channel). */
+ * narrow lanes up to 64 at radii 1 and 2 and 80 at 3 and 4 (two
+ * channels' radius 4 spills 8 bytes in strips of SLIDE_WAVE_ROWS, as
+ * does four channels' radius 2 with its interior copy); the Laplacian
+ * 64; Sobel 80, or 72 with a channel left out (skipped_channel). */
 constexpr int
 slide_blocks (int channels, int radius)
 {

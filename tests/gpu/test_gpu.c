@@ -838,34 +838,36 @@ group_slide (Ctx * ctx, int quick)
 }
 
 /* The separable kernel sliding down rows on narrow lanes
- * (separable_slide.cu), for 8-bit planes of one and two channels (GRAY8,
- * the planes of I420 and NV12) at radii 1 to 4 and of four at radius 2,
- * in halves where the error bound allows, and for 16-bit planes of two
- * channels at radii 1 and 2 (P010's chroma plane), in f32, the three
- * 16-bit formats in turn (10 bits, P010's 10 bits shifted left by 6, 16
- * bits); every border, half of the cases on extremes.  A lane holds 8
- * bytes: 8 pixels of one 8-bit channel, whose halves pair pixels 4 apart,
- * 4 of two or 2 of four; 2 of two 16-bit channels; so a warp makes 240,
- * 120 or 60 columns, and it filters down first.  Widths around those
- * columns, heights around the strips (7 rows with the test's choice).
- * One case in four keeps the kernel out.  Sources aligned to 16 bytes take vector loads, to 4 bytes
- * (at least) 32-bit words, and one case in four has a random start and
- * pitch (the tile where they are not 4-byte aligned).  Gaussians and
- * sharpens of the test's choice on an aligned source (at least one in
- * every 5 cases) take the default sigma and amount 1, which the error
- * bound allows, and each must run on the kernel: every such gaussian, at
- * each lane kind and radius, and a sharpen of each lane kind at least
- * once; the other cases draw a random sigma and amount.  Unsharp masks
- * of 8-bit RGBA go in halves where their bound allows (the others in
- * f32): every other four cases keep them out, in the others a sharpen of
- * amount 1 must take them, and RGBA must sharpen both ways.  No case kept
- * out may run on the kernel, and no other lane kind in halves. */
+ * (separable_slide.cu), for 8-bit planes of one and two channels (GRAY8, the
+ * planes of I420 and NV12) at radii 1 to 4 and of four at radius 2, in
+ * halves where the error bound allows, and for 16-bit planes of two channels
+ * at radii 1 and 2 (P010's chroma plane), in f32, the three 16-bit formats
+ * in turn (10 bits, P010's 10 bits shifted left by 6, 16 bits); every
+ * border, half of the cases on extremes.  A lane holds 8 bytes: 8 pixels of
+ * one 8-bit channel, whose halves pair pixels 4 apart, 4 of two or 2 of
+ * four; 2 of two 16-bit channels; so a warp makes 240, 120 or 60 columns,
+ * and it filters down first.  Widths around those columns, heights around
+ * the strips (7 rows with the test's choice); 497x19 holds a warp of one
+ * channel clear of every edge, whose copy of the strip (SlideWarp::interior)
+ * one channel at radius 4 takes as four do.  One case in four keeps the
+ * kernel out.  Sources aligned to 16 bytes take vector loads, to 4 bytes (at
+ * least) 32-bit words, and one case in four has a random start and pitch
+ * (the tile where they are not 4-byte aligned).  Gaussians and sharpens of
+ * the test's choice on an aligned source (at least one in every 5 cases)
+ * take the default sigma and amount 1, which the error bound allows, and
+ * each must run on the kernel: every such gaussian, at each lane kind and
+ * radius, and a sharpen of each lane kind at least once; the other cases
+ * draw a random sigma and amount.  Unsharp masks of 8-bit RGBA go in halves
+ * where their bound allows (the others in f32): every other four cases keep
+ * them out, in the others a sharpen of amount 1 must take them, and RGBA
+ * must sharpen both ways.  No case kept out may run on the kernel, and no
+ * other lane kind in halves. */
 static void
 group_slide_narrow (Ctx * ctx, int quick)
 {
   static const int sizes[][2] = {
     {1, 1}, {3, 2}, {8, 7}, {239, 8}, {240, 14}, {241, 15}, {119, 6},
-    {121, 29}, {481, 3}, {5, 121}, {59, 9}, {61, 10}
+    {121, 29}, {481, 3}, {5, 121}, {59, 9}, {61, 10}, {497, 19}
   };
   static const struct
   {
