@@ -69,15 +69,21 @@ bytes_to_half2 (unsigned w, __half2 & lo, __half2 & hi)
 
 /* Two pairs of non-negative halves, rounded to the nearest integer (ties
  * to even) and saturated at 255, as the four bytes of a word: 1024 + v
- * rounds v into the low byte, as bytes_to_half2 backwards. */
-__device__ __forceinline__ unsigned
+ * rounds v into the low byte, as bytes_to_half2 backwards.  EXACT: the
+ * halves are bytes exactly (bytes_to_half2's own), which need no
+ * saturation. */
+template <bool EXACT = false> __device__ __forceinline__ unsigned
 half2_to_bytes (__half2 lo, __half2 hi)
 {
   const __half2 bias = half2_from_bits (CC_HALF_BYTE_BIAS2);
-  const __half2 top = half2_from_bits (CC_HALF_BYTE_BIAS2 + 0x00ff00ffu);
-  const unsigned a = half2_bits (__hmin2 (__hadd2 (lo, bias), top));
-  const unsigned b = half2_bits (__hmin2 (__hadd2 (hi, bias), top));
-  return __byte_perm (a, b, 0x6420);
+  __half2 a = __hadd2 (lo, bias), b = __hadd2 (hi, bias);
+
+  if constexpr (!EXACT) {
+    const __half2 top = half2_from_bits (CC_HALF_BYTE_BIAS2 + 0x00ff00ffu);
+    a = __hmin2 (a, top);
+    b = __hmin2 (b, top);
+  }
+  return __byte_perm (half2_bits (a), half2_bits (b), 0x6420);
 }
 
 /* A run of N pixels of two half pairs as floats. */

@@ -232,7 +232,7 @@ cc_centre_taps (float *out, int n_padded, const double *taps, int n)
     out[i] = i >= pad && i < pad + n ? (float) taps[i - pad] : 0.f;
 }
 
-/* p's first taps as halves, for the kernels in pairs of halves (launch.h),
+/* p's first taps as halves, for the tiled kernel in halves (launch.h),
  * rounded as __float2half2_rn would */
 static void
 sep_params_half_taps (CcSepParams * p)
@@ -534,10 +534,11 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
       2 * radius + 1, 2 * radius + 1);
   cc_centre_taps (p.taps_x, p.ntx, job->tx, 2 * job->rx + 1);
   cc_centre_taps (p.taps_y, p.nty, job->ty, 2 * job->ry + 1);
-  sep_params_half_taps (&p);
-  if (half)
+  if (half) {
+    sep_params_half_taps (&p);
     return cc_launched (cc_separable_half_launch (&p, radius, batch, stream),
         "launching the tiled separable kernel", err);
+  }
   return cc_launched (cc_separable_tile_launch (&p, type, channels, radius,
           cc::skipped_channel (type, channels, out), batch, stream),
       "launching the tiled separable kernel", err);

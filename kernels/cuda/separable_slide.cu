@@ -123,7 +123,7 @@ template <typename T, int NT> using NarrowTaps =
 
 /* Stores a lane's pixels of output row o of the strip, whose correlation
  * is h, through the channel map; its input row is src as elements and raw
- * as bytes (zeros where no channel copies them).  An offset goes in f32
+ * as bytes (which only copied channels read).  An offset goes in f32
  * (unsharp_or_offset), as in separable_half.cu; so does an unsharp mask,
  * but in halves where the lane kind has them (slide_unsharp_half) and the
  * planner's bound allows (CcSepParams' unsharp_half).  WHOLE: the lane's
@@ -274,8 +274,10 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
     /* an interior warp's strip lies inside the plane: all its rows */
     if (!(INTERIOR ? sw.stores : sw.stores_row (o)))
       continue;
-    /* input row o + R: 8-bit samples' bytes from their exact halves,
-     * 16-bit ones' loaded again (the elements dropped their shifted bits) */
+    /* input row o + R as elements, and as bytes where a channel copies
+     * them: summing down, both from the row loaded again; from the ring,
+     * 8-bit bytes from their exact halves, 16-bit ones loaded again (the
+     * elements dropped their shifted bits) */
     uint2 in = make_uint2 (0, 0);
     E src[4];
     if constexpr (L::SUMS_DOWN) {

@@ -242,22 +242,14 @@ narrow_halves (const uint2 & raw, __half2 (&h)[4])
 }
 
 /* narrow_halves' pairs back to 8 bytes (non-negative halves, rounded to
- * the nearest integer and clamped to 255 as half2_to_bytes does).  EXACT:
- * the halves are bytes exactly (narrow_halves' own), which need neither:
- * 1024 + b puts b in the low byte. */
+ * the nearest integer and clamped to 255 by half2_to_bytes).  EXACT: the
+ * halves are bytes exactly (narrow_halves' own), as half2_to_bytes
+ * takes them. */
 template <int C, bool EXACT = false> __device__ __forceinline__ uint2
 narrow_bytes (const __half2 (&h)[4])
 {
-  const __half2 bias = half2_from_bits (CC_HALF_BYTE_BIAS2);
-  auto bytes =[&](__half2 a, __half2 b)->unsigned {
-    if constexpr (EXACT)
-      return __byte_perm (half2_bits (__hadd2 (a, bias)),
-          half2_bits (__hadd2 (b, bias)), 0x6420);
-    else
-      return half2_to_bytes (a, b);
-  };
-  const unsigned lo = bytes (h[0], h[1]);
-  const unsigned hi = bytes (h[2], h[3]);
+  const unsigned lo = half2_to_bytes<EXACT> (h[0], h[1]);
+  const unsigned hi = half2_to_bytes<EXACT> (h[2], h[3]);
   if constexpr (C != 1)
     return make_uint2 (lo, hi);
   /* pixels 0, 4, 1, 5 and 2, 6, 3, 7 back in order */

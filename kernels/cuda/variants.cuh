@@ -198,11 +198,11 @@ slide_down_first (int channels, int radius, int sample_bytes = 1)
  * keeping a ring of the 2 R + 1 rows an output row takes: 8-bit planes
  * of one channel at radius 4, where the ring took 79 registers and the
  * sums 72 with the interior copy below (none spilled).  On an H100
- * (bench/RESULTS.md) 4K GRAY8 went from 25.1 to 23.5 us that way; the
- * sums alone lost (25.8), and so did every other lane kind measured
- * (8-bit one channel at radius 2, two at 2, four at 2, 16-bit two at 2:
- * 0.7 to 2.8 us slower with the copy, NV12's and I420's chroma and RGBA
- * alike). */
+ * (bench/RESULTS.md) 4K GRAY8 went from 25.1 to 23.5 us that way.  The
+ * sums alone lost (25.8), and with them and the copy for every lane kind
+ * whole 4K frames lost despite their lumas' gain: NV12 0.7 us, I420 0.9
+ * (their chroma: two channels and one at radius 2), P010 2.7 (16-bit two
+ * at 2), RGBA radius 2 1.1. */
 constexpr bool
 slide_sums_down (int channels, int radius, int sample_bytes)
 {
