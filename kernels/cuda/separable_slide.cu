@@ -182,20 +182,20 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
   finish_run<T, C, PX> (sw.pl, p.w.out, masks, sw.x, y, n, val, in);
 }
 
-/* The strip of narrow lanes (8 bytes a lane), down first: each input
- * row, as the lane's 4 elements, enters a ring of the TAPS rows an output
- * row takes; each output row sums them down, then its sums go across by
+/* The strip of narrow lanes (8 bytes a lane), down first: each input row,
+ * as the lane's 4 elements, enters a ring of the TAPS rows an output row
+ * takes; each output row sums them down, then its sums go across by
  * shuffles, tap t STEP elements after tap t - 1.  Where the lane kind
  * sums down (slide_sums_down), each input row goes instead into the sums
  * of the output rows it reaches as it comes, in the same order of taps,
- * and an output row's own input row is loaded again (L1 holds it) where
- * the store needs it.  Across first, as
- * slide_strip does, a strip would filter its 2 R halo rows across too: at
- * radius 4 in strips of 4 rows, three rows for each it makes (70
- * instructions a pixel of GRAY8, and slower than the tile:
+ * and an output row's own input row is loaded again (R rows after its
+ * first load, likely still cached) where the store needs it.  Across
+ * first, as slide_strip does, a strip would filter its 2 R halo rows
+ * across too: at radius 4 in strips of 4 rows, three rows for each it
+ * makes (70 instructions a pixel of GRAY8, and slower than the tile:
  * bench/RESULTS.md); here a halo row costs its load and its conversion.
- * The rows enter SLIDE_NARROW_AHEAD ahead of their use.  8-bit samples
- * go in pairs of halves, 16-bit ones in floats (f32 has no error bound to
+ * The rows enter SLIDE_NARROW_AHEAD ahead of their use.  8-bit samples go
+ * in pairs of halves, 16-bit ones in floats (f32 has no error bound to
  * meet: its rounding is far below 1 LSB, as in the f32 tile). */
 template <typename T, int C, int R, int ROWS, bool INTERIOR>
     __device__ __forceinline__ void
