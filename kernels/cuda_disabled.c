@@ -55,6 +55,15 @@ cudaconv_cuda_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
 }
 
 CudaConvStatus
+cudaconv_cuda_run_planes (CudaConvCuda * cuda, int n_planes,
+    const CudaConvPlan * const *plans, const CudaConvImage * src,
+    const CudaConvImage * dst, const CudaConvChannelMap * maps, void *stream,
+    CudaConvError * err)
+{
+  return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);
+}
+
+CudaConvStatus
 cudaconv_cuda_sync (CudaConvCuda * cuda, void *stream, CudaConvError * err)
 {
   return cudaconv_error_set (err, CUDACONV_ERROR_NO_DEVICE, NOT_BUILT);

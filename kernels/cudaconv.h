@@ -412,6 +412,19 @@ CudaConvStatus cudaconv_cuda_run (CudaConvCuda * cuda,
     const CudaConvImage * dst, const CudaConvChannelMap * map, void *stream,
     CudaConvError * err);
 
+/* The planes of one frame in device memory: src[p] -> dst[p] by plans[p]
+ * and maps[p] (maps NULL: every plane's map NULL), p from 0 to n_planes -
+ * 1 (at most CUDACONV_MAX_PLANES), queued in turn on stream as
+ * cudaconv_cuda_run queues each.  Every plane is checked before any is
+ * queued; errors name the plane.  Where no plane writes a byte another
+ * reads or writes, a plane's kernel may start while the last one's ends,
+ * on GPUs of compute capability 9.0 on (see CUDACONV_PATH_SLIDE_BESIDE,
+ * cudaconv_testing.h); otherwise each waits for the one before. */
+CudaConvStatus cudaconv_cuda_run_planes (CudaConvCuda * cuda, int n_planes,
+    const CudaConvPlan * const *plans, const CudaConvImage * src,
+    const CudaConvImage * dst, const CudaConvChannelMap * maps, void *stream,
+    CudaConvError * err);
+
 /* Waits for everything queued on stream (NULL: the backend's own). */
 CudaConvStatus cudaconv_cuda_sync (CudaConvCuda * cuda, void *stream,
     CudaConvError * err);

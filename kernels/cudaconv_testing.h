@@ -61,13 +61,20 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *   UNSHARP_HALVES unsharp masks of 8-bit four-channel planes on SLIDE's
  *                 narrow lanes in halves rather than f32
  *                 (separable_slide.cu); AUTO and ALWAYS: where
- *                 cc_unsharp_half_error allows; NEVER: in f32. */
+ *                 cc_unsharp_half_error allows; NEVER: in f32.
+ *   SLIDE_BESIDE  a plane's separable kernel sliding down rows launched
+ *                 beside the last plane's (cudaconv_cuda_run_planes), so
+ *                 that it may start once every block of that one has;
+ *                 AUTO and ALWAYS: where both slide, no plane writes
+ *                 another's bytes and the GPU has compute capability 9.0
+ *                 or more; NEVER: each plane's after the last one's. */
 typedef enum
 {
   CUDACONV_PATH_BOX_FUSED = 0,
   CUDACONV_PATH_TENSOR_CORES,
   CUDACONV_PATH_SLIDE,
   CUDACONV_PATH_UNSHARP_HALVES,
+  CUDACONV_PATH_SLIDE_BESIDE,
   CUDACONV_N_PATHS
 } CudaConvPath;
 

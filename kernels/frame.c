@@ -276,6 +276,27 @@ frame_plane_images (const CudaConvFramePlan * plan, int p,
   return plane_image (plan, p, dst, "destination", out, err);
 }
 
+CudaConvStatus
+frame_run_device_planes (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
+    const CudaConvFrame * src, const CudaConvFrame * dst, void *stream,
+    CudaConvError * err)
+{
+  const CudaConvPlan *plans[CUDACONV_MAX_PLANES];
+  CudaConvImage in[CUDACONV_MAX_PLANES], out[CUDACONV_MAX_PLANES];
+  CudaConvChannelMap maps[CUDACONV_MAX_PLANES];
+  CudaConvStatus s;
+
+  for (int p = 0; p < plan->n_planes; p++) {
+    if ((s = frame_plane_images (plan, p, src, dst, &in[p], &out[p],
+                err)) != CUDACONV_OK)
+      return s;
+    plans[p] = plan->planes[p].plan;
+    maps[p] = plan->planes[p].map;
+  }
+  return cudaconv_cuda_run_planes (cuda, plan->n_planes, plans, in, out,
+      maps, stream, err);
+}
+
 /* A plan across time needs its window: one frame would silently give
  * another result. */
 static CudaConvStatus
@@ -404,28 +425,26 @@ cudaconv_cuda_run_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
   on_device = src->memory == CUDACONV_MEMORY_DEVICE &&
       dst->memory == CUDACONV_MEMORY_DEVICE;
 
-  for (int p = 0; p < plan->n_planes && s == CUDACONV_OK; p++) {
-    const FramePlane *plane = &plan->planes[p];
-    CudaConvImage in, out;
-    CudaConvError inner = { 0, };
+  if (on_device) {
+    s = frame_run_device_planes (cuda, plan, src, dst, NULL, err);
+    queued = 1;
+  } else
+    for (int p = 0; p < plan->n_planes && s == CUDACONV_OK; p++) {
+      const FramePlane *plane = &plan->planes[p];
+      CudaConvImage in, out;
+      CudaConvError inner = { 0, };
 
-    if ((s = frame_plane_images (plan, p, src, dst, &in, &out,
-                err)) != CUDACONV_OK)
-      break;
-    /* between host frames a copy or a fill need not cross PCIe */
-    if (on_host && frame_host_plane (plane, &in, &out))
-      continue;
-    if (on_device) {
-      s = cudaconv_cuda_run (cuda, plane->plan, &in, &out, &plane->map, NULL,
-          &inner);
-      queued = 1;
-    } else {
+      if ((s = frame_plane_images (plan, p, src, dst, &in, &out,
+                  err)) != CUDACONV_OK)
+        break;
+      /* between host frames a copy or a fill need not cross PCIe */
+      if (on_host && frame_host_plane (plane, &in, &out))
+        continue;
       s = cudaconv_cuda_run_transfer (cuda, plane->plan, &in, src->memory,
           &out, dst->memory, &plane->map, &inner);
+      if (s != CUDACONV_OK)
+        cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
     }
-    if (s != CUDACONV_OK)
-      cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
-  }
 
   /* nothing queued may outlive the caller's frames, also after an error */
   if (queued) {

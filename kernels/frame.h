@@ -49,6 +49,11 @@ CudaConvStatus frame_check (const CudaConvFramePlan * plan,
 CudaConvStatus frame_plane_images (const CudaConvFramePlan * plan, int p,
     const CudaConvFrame * src, const CudaConvFrame * dst, CudaConvImage * in,
     CudaConvImage * out, CudaConvError * err);
+/* Every plane between two frames in device memory, queued in turn on
+ * stream (NULL: the backend's own) by cudaconv_cuda_run_planes. */
+CudaConvStatus frame_run_device_planes (CudaConvCuda * cuda,
+    const CudaConvFramePlan * plan, const CudaConvFrame * src,
+    const CudaConvFrame * dst, void *stream, CudaConvError * err);
 /* Host memory only: a plane the plan copies (nothing to do in place) or
  * fills is done here, returning 1; 0 for a plane to filter. */
 int frame_host_plane (const FramePlane * plane, const CudaConvImage * in,

@@ -356,7 +356,62 @@ cudaconv_cuda_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
   if ((s = cc_enter (cuda, err)) != CUDACONV_OK)
     return s;
   return cc_schedule_run (cuda, plan, src, dst, map,
-      stream != NULL ? (cudaStream_t) stream : cuda->stream, err);
+      stream != NULL ? (cudaStream_t) stream : cuda->stream, NULL, err);
+}
+
+/* Whether a plane writes a byte another plane reads or writes. */
+static int
+planes_share_bytes (int n, const CudaConvImage * src, const CudaConvImage * dst)
+{
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      if (i != j && (cc_images_overlap (&dst[i], &src[j]) ||
+              cc_images_overlap (&dst[i], &dst[j])))
+        return 1;
+  return 0;
+}
+
+CudaConvStatus
+cudaconv_cuda_run_planes (CudaConvCuda * cuda, int n_planes,
+    const CudaConvPlan * const *plans, const CudaConvImage * src,
+    const CudaConvImage * dst, const CudaConvChannelMap * maps, void *stream,
+    CudaConvError * err)
+{
+  CcPlaneChain chain = { 0, 0, 0 };
+  CudaConvStatus s;
+
+  if (n_planes < 1 || n_planes > CUDACONV_MAX_PLANES || plans == NULL ||
+      src == NULL || dst == NULL)
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "%d planes (plans %s, sources %s, destinations %s): give 1 to %d, "
+        "and an entry of each for every plane", n_planes,
+        plans != NULL ? "given" : "NULL", src != NULL ? "given" : "NULL",
+        dst != NULL ? "given" : "NULL", CUDACONV_MAX_PLANES);
+  /* every plane checked before any is queued */
+  for (int p = 0; p < n_planes; p++) {
+    CudaConvError inner = { };
+
+    if ((s = cc_check_run_args (cuda, plans[p], &src[p], &dst[p],
+                &inner)) != CUDACONV_OK ||
+        (s = cc_schedule_check (plans[p], &src[p], &dst[p],
+                maps != NULL ? &maps[p] : NULL, &inner)) != CUDACONV_OK)
+      return cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
+  }
+  if ((s = cc_enter (cuda, err)) != CUDACONV_OK)
+    return s;
+
+  chain.disjoint = !planes_share_bytes (n_planes, src, dst);
+  for (int p = 0; p < n_planes; p++) {
+    CudaConvError inner = { };
+
+    chain.more = p + 1 < n_planes;
+    if ((s = cc_schedule_run (cuda, plans[p], &src[p], &dst[p],
+                maps != NULL ? &maps[p] : NULL,
+                stream != NULL ? (cudaStream_t) stream : cuda->stream,
+                &chain, &inner)) != CUDACONV_OK)
+      return cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
+  }
+  return CUDACONV_OK;
 }
 
 CudaConvStatus

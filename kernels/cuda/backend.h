@@ -143,11 +143,35 @@ CudaConvStatus cc_check_run_args (const CudaConvCuda * cuda,
     const CudaConvPlan * plan, const CudaConvImage * src,
     const CudaConvImage * dst, CudaConvError * err);
 
-/* The planner (schedule.cu): validated images in device memory. */
+/* Whether two images share a byte (their spans, first row's start to last
+ * row's end). */
+int cc_images_overlap (const CudaConvImage * a, const CudaConvImage * b);
+
+/* The planes of one frame, queued in turn on one stream
+ * (cudaconv_cuda_run_planes).  Where a plane's kernel and the next one's
+ * both slide down rows, the next is launched beside the first
+ * (separable_slide.cu): it may start once every block of the first has. */
+typedef struct
+{
+  int disjoint;                 /* the caller's: no plane shares a byte it
+                                 * writes with another */
+  int more;                     /* the caller's: another plane follows */
+  int slide_last;               /* the planner's: the last plane's last
+                                 * kernel slides down rows */
+} CcPlaneChain;
+
+/* The planner's checks of a run's map and images, beside
+ * cc_check_run_args' (cc_schedule_run makes them too). */
+CudaConvStatus cc_schedule_check (const CudaConvPlan * plan,
+    const CudaConvImage * src, const CudaConvImage * dst,
+    const CudaConvChannelMap * map, CudaConvError * err);
+
+/* The planner (schedule.cu): validated images in device memory; chain
+ * NULL, or the frame's planes this one follows. */
 CudaConvStatus cc_schedule_run (CudaConvCuda * cuda,
     const CudaConvPlan * plan, const CudaConvImage * src,
     const CudaConvImage * dst, const CudaConvChannelMap * map,
-    cudaStream_t stream, CudaConvError * err);
+    cudaStream_t stream, CcPlaneChain * chain, CudaConvError * err);
 
 /* Batches (schedule.cu): whether plan runs on several images in one
  * launch (cc_schedule_run_batch), an image pair as a batch lists it, and

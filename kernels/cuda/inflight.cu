@@ -237,7 +237,7 @@ queue_plane (CudaConvCuda * cuda, CcSlot * slot, const FramePlane * plane,
   }
 
   s = cc_schedule_run (cuda, plane->plan, &dev_in, &dev_out, &plane->map,
-      slot->stream, err);
+      slot->stream, NULL, err);
   if (s != CUDACONV_OK || out_memory == CUDACONV_MEMORY_DEVICE)
     return s;
 
@@ -304,7 +304,7 @@ cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
     const CudaConvFrame * dst, CudaConvTicket * ticket, CudaConvError * err)
 {
   size_t offset[CUDACONV_MAX_PLANES];
-  int on_host, index = -1;
+  int on_host, on_device, index = -1;
   CcSlot *slot;
   CudaConvStatus s = frame_check (plan, src, dst, err);
 
@@ -326,11 +326,16 @@ cudaconv_cuda_submit_frame (CudaConvCuda * cuda,
   slot->n_copy_back = 0;
   on_host = src->memory == CUDACONV_MEMORY_HOST &&
       dst->memory == CUDACONV_MEMORY_HOST;
+  on_device = src->memory == CUDACONV_MEMORY_DEVICE &&
+      dst->memory == CUDACONV_MEMORY_DEVICE;
 
   if ((s = slot_reserve (slot, plan, src, dst, layout (plan, offset),
               err)) != CUDACONV_OK)
     goto failed;
-  for (int p = 0; p < plan->n_planes; p++) {
+  if (on_device && (s = frame_run_device_planes (cuda, plan, src, dst,
+              slot->stream, err)) != CUDACONV_OK)
+    goto failed;
+  for (int p = 0; p < plan->n_planes && !on_device; p++) {
     const FramePlane *plane = &plan->planes[p];
     CudaConvImage in, out;
     CudaConvError inner = { };

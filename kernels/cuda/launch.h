@@ -88,6 +88,12 @@ typedef struct
   int ry;
 } CcWindow;
 
+/* A frame's planes sliding down rows (separable_slide.cu): this one lets
+ * the next plane's kernel start once all its blocks have, and this one
+ * was launched beside the last plane's. */
+#define CC_BESIDE_LET_NEXT 1
+#define CC_BESIDE_LAUNCHED 2
+
 /* Separable / unsharp kernels (separable_tile.cu, separable.cu). */
 typedef struct
 {
@@ -97,6 +103,7 @@ typedef struct
   int unsharp;                  /* out = in + amount (in - sep) */
   int unsharp_half;             /* the mask in halves (separable_slide.cu's
                                  * slide_unsharp_half lanes) */
+  int beside;                   /* CC_BESIDE_* bits (separable_slide.cu) */
   float amount;
   float offset;
   float taps_x[CC_FUSED_MAX_TAPS];
@@ -287,7 +294,10 @@ cudaError_t cc_separable_half_launch (const CcSepParams * p, int radius,
  * SlideStripRows (separable_slide.cu), for 8-bit planes of 1, 2 or 4
  * channels at a radius slide_has; four channels at radius 1 go across
  * first, so their bound is cc_separable_half_error with the axes swapped
- * (slide_down_first).  16-bit planes of 2 channels go in f32. */
+ * (slide_down_first).  16-bit planes of 2 channels go in f32.  With
+ * CC_BESIDE_LAUNCHED in p->beside it is launched to start once every block
+ * of the stream's last kernel has (PDL), which must share no byte with
+ * it. */
 cudaError_t cc_separable_slide_launch (const CcSepParams * p,
     CudaConvSampleType type, int channels, int radius, int rows,
     cudaStream_t stream);

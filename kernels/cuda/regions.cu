@@ -417,7 +417,7 @@ filter_device (CudaConvCuda * cuda, const FramePlane * plane,
 {
   CudaConvError inner = { CUDACONV_OK, "" };
   CudaConvStatus s = cc_schedule_run (cuda, plane->plan, in, out,
-      &plane->map, stream, &inner);
+      &plane->map, stream, NULL, &inner);
 
   if (s != CUDACONV_OK)
     return cudaconv_error_set (err, s, "%s", inner.message);

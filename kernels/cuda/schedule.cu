@@ -71,8 +71,8 @@ cc_alignment_of (const void *data, size_t stride)
   return align;
 }
 
-static int
-overlap (const CudaConvImage * a, const CudaConvImage * b)
+int
+cc_images_overlap (const CudaConvImage * a, const CudaConvImage * b)
 {
   uintptr_t a0 = (uintptr_t) a->data, b0 = (uintptr_t) b->data;
   uintptr_t a1 = a0 + a->stride * (a->height - 1) +
@@ -214,6 +214,9 @@ typedef struct
   int unsharp;
   double amount;
   double offset;
+  int beside;                   /* CC_BESIDE_* bits where it slides
+                                 * (CcPlaneChain) */
+  CcPlaneChain *chain;          /* NULL, or told where it slid */
 } SepJob;
 
 static void
@@ -439,6 +442,7 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
     cudaStream_t stream, CudaConvError * err)
 {
   CcSepParams p;
+  CudaConvStatus s;
   int rows = slide_rows (cuda, pl, cc::slide_blocks (channels, radius),
       cc::slide_warp_px (channels, radius,
           (int) cudaconv_sample_size (type)));
@@ -448,12 +452,18 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
   cc_centre_taps (p.taps_x, p.ntx, tx, 2 * job->rx + 1);
   cc_centre_taps (p.taps_y, p.nty, ty, 2 * job->ry + 1);
   p.unsharp_half = unsharp_half;
+  p.beside = job->beside;
   if (unsharp_half)
     path_taken (CUDACONV_PATH_UNSHARP_HALVES, 0);
   path_taken (CUDACONV_PATH_SLIDE, rows);
-  return cc_launched (cc_separable_slide_launch (&p, type, channels, radius,
+  if (p.beside & CC_BESIDE_LAUNCHED)
+    path_taken (CUDACONV_PATH_SLIDE_BESIDE, rows);
+  s = cc_launched (cc_separable_slide_launch (&p, type, channels, radius,
           rows, stream),
       "launching the separable kernel sliding down rows", err);
+  if (s == CUDACONV_OK && job->chain != NULL)
+    job->chain->slide_last = 1;
+  return s;
 }
 
 static int
@@ -669,6 +679,8 @@ box_sep_job (const CudaConvPlan * plan, SepJob * job, double *tx, double *ty)
   job->unsharp = 0;
   job->amount = 0;
   job->offset = plan->offset;
+  job->beside = 0;
+  job->chain = NULL;
 }
 
 /* How the window sums become outputs.  A plain mean of 8-bit samples (gain
@@ -757,8 +769,8 @@ run_box_fused (CudaConvCuda * cuda, const CudaConvPlan * plan,
 
 static CudaConvStatus
 run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
-    const CcOutput * out, CudaConvSampleType type, int channels,
-    cudaStream_t stream, CudaConvError * err)
+    const CcOutput * out, CudaConvSampleType type, int channels, int beside,
+    CcPlaneChain * chain, cudaStream_t stream, CudaConvError * err)
 {
   int rx = plan->radius_x, ry = plan->radius_y;
   int nx = 2 * rx + 1, ny = 2 * ry + 1;
@@ -774,6 +786,8 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     double ty[2 * cc::TILE_MAX_RADIUS + 1];
     SepJob job;
     box_sep_job (plan, &job, tx, ty);
+    job.beside = beside;
+    job.chain = chain;
     return run_separable (cuda, &job, pl, out, type, channels, plan->border,
         stream, err);
   }
@@ -964,27 +978,49 @@ run_identity (const CudaConvImage * src, const CudaConvImage * dst,
 }
 
 CudaConvStatus
+cc_schedule_check (const CudaConvPlan * plan, const CudaConvImage * src,
+    const CudaConvImage * dst, const CudaConvChannelMap * map,
+    CudaConvError * err)
+{
+  CudaConvStatus map_ok =
+      cudaconv_channel_map_validate (map, src->channels, err);
+
+  if (map_ok != CUDACONV_OK)
+    return map_ok;
+  /* grid rows and int sample indices */
+  if (src->height > 65535 ||
+      (long long) src->width * src->channels > (1 << 28))
+    return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
+        "image %dx%d is too large for the GPU backend (at most 65535 rows "
+        "and 2^28 samples per row)", src->width, src->height);
+  if (cc_images_overlap (src, dst) && !(plan->op == CUDACONV_OP_IDENTITY &&
+          src->data == dst->data && src->stride == dst->stride))
+    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
+        "source and destination overlap");
+  return CUDACONV_OK;
+}
+
+CudaConvStatus
 cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
     const CudaConvImage * src, const CudaConvImage * dst,
-    const CudaConvChannelMap * map, cudaStream_t stream, CudaConvError * err)
+    const CudaConvChannelMap * map, cudaStream_t stream,
+    CcPlaneChain * chain, CudaConvError * err)
 {
   CcPlane pl = plane_of (src, dst);
   CcOutput out = cc_output_of (dst, map);
   int channels = src->channels;
   SepJob job;
-  CudaConvStatus map_ok = cudaconv_channel_map_validate (map, channels, err);
+  CudaConvStatus checked = cc_schedule_check (plan, src, dst, map, err);
+  /* PDL (separable_slide.cu) came with compute capability 9.0 */
+  int pdl = chain != NULL && chain->disjoint && cuda->compute_major >= 9 &&
+      test_choice (CUDACONV_PATH_SLIDE_BESIDE) != CUDACONV_CHOICE_NEVER;
+  int beside = (pdl && chain->slide_last ? CC_BESIDE_LAUNCHED : 0) |
+      (pdl && chain->more ? CC_BESIDE_LET_NEXT : 0);
 
-  if (map_ok != CUDACONV_OK)
-    return map_ok;
-  /* grid rows and int sample indices */
-  if (src->height > 65535 || (long long) src->width * channels > (1 << 28))
-    return cudaconv_error_set (err, CUDACONV_ERROR_UNSUPPORTED,
-        "image %dx%d is too large for the GPU backend (at most 65535 rows "
-        "and 2^28 samples per row)", src->width, src->height);
-  if (overlap (src, dst) && !(plan->op == CUDACONV_OP_IDENTITY &&
-          src->data == dst->data && src->stride == dst->stride))
-    return cudaconv_error_set (err, CUDACONV_ERROR_INVALID,
-        "source and destination overlap");
+  if (checked != CUDACONV_OK)
+    return checked;
+  if (chain != NULL)
+    chain->slide_last = 0;
 
   switch (plan->op) {
     case CUDACONV_OP_IDENTITY:
@@ -998,11 +1034,13 @@ cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
       job.unsharp = plan->op == CUDACONV_OP_UNSHARP;
       job.amount = plan->amount;
       job.offset = job.unsharp ? 0.0 : plan->offset;
+      job.beside = beside;
+      job.chain = chain;
       return run_separable (cuda, &job, &pl, &out, src->type, channels,
           plan->border, stream, err);
     case CUDACONV_OP_BOX:
-      return run_box (cuda, plan, &pl, &out, src->type, channels, stream,
-          err);
+      return run_box (cuda, plan, &pl, &out, src->type, channels, beside,
+          chain, stream, err);
     case CUDACONV_OP_SOBEL:
     case CUDACONV_OP_LAPLACIAN:
       return run_stencil (cuda, plan, &pl, &out, src->type, channels, stream,
@@ -1099,6 +1137,8 @@ cc_schedule_run_batch (CudaConvCuda * cuda, const CudaConvPlan * plan,
       job.unsharp = plan->op == CUDACONV_OP_UNSHARP;
       job.amount = plan->amount;
       job.offset = job.unsharp ? 0.0 : plan->offset;
+      job.beside = 0;
+      job.chain = NULL;
       break;
   }
   return run_tile (cuda, &job, cc::tile_radius (job.rx, job.ry, src->type,

@@ -317,17 +317,49 @@ narrow_strip (const CcSepParams & p)
   narrow_rows<T, C, R, ROWS, false> (p, sw);
 }
 
+/* Programmatic dependent launch (PTX griddepcontrol, compute capability
+ * 9.0 on; a no-op elsewhere and in kernels launched without it). */
+__device__ __forceinline__ void
+let_next_kernel_start ()
+{
+#if __CUDA_ARCH__ >= 900
+  asm volatile ("griddepcontrol.launch_dependents;");
+#endif
+}
+
+__device__ __forceinline__ void
+wait_for_last_kernel ()
+{
+#if __CUDA_ARCH__ >= 900
+  asm volatile ("griddepcontrol.wait;":::"memory");
+#endif
+}
+
 /* Across first (four channels at radius 1), filters with no unsharp mask
  * and no offset (the planner's rule: with them, their f32 arithmetic took
- * the registers that keep this kernel ahead). */
+ * the registers that keep this kernel ahead).
+ *
+ * A frame's next plane may start beside this one once all its blocks have
+ * started (CC_BESIDE_LET_NEXT), so the SMs its last wave leaves idle are
+ * not.  Launched beside the last plane's kernel (CC_BESIDE_LAUNCHED), this
+ * one reads and writes none of that plane's bytes, but one thread waits
+ * for it, so that this grid ends after it: what follows in the stream,
+ * which waits for this grid only, then waits for both.  Both only where
+ * the planner asks: on an H100 (bench/RESULTS.md) the two instructions
+ * cost a lone plane 1.3 to 1.7 us where they always ran. */
 template <typename T, int C, int R, int ROWS> __global__ void
 __launch_bounds__ (32 * SLIDE_WARPS, slide_blocks (C, R))
 separable_slide (const __grid_constant__ CcSepParams p)
 {
+  if (p.beside & CC_BESIDE_LET_NEXT)
+    let_next_kernel_start ();
   if constexpr (!SlideLane<C, R, T>::DOWN_FIRST)
     slide_strip<ROWS> (SeparableSlide<R> (p), p.w);
   else
     narrow_strip<T, C, R, ROWS> (p);
+  if ((p.beside & CC_BESIDE_LAUNCHED) && blockIdx.x == 0 &&
+      blockIdx.y == 0 && threadIdx.x == 0)
+    wait_for_last_kernel ();
 }
 
 }                               /* namespace cc */
@@ -336,6 +368,16 @@ extern "C" cudaError_t
 cc_separable_slide_launch (const CcSepParams * p, CudaConvSampleType type,
     int channels, int radius, int rows, cudaStream_t stream)
 {
+  cudaLaunchAttribute attr = { };
+  cudaLaunchConfig_t config = { };
+
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  config.blockDim = dim3 (32 * cc::SLIDE_WARPS);
+  config.stream = stream;
+  config.attrs = &attr;
+  config.numAttrs = (p->beside & CC_BESIDE_LAUNCHED) ? 1 : 0;
+
   auto launch =[&](auto sample, auto c, auto r) {
     using T = decltype (sample);
     constexpr int C = decltype (c)::value, R = decltype (r)::value;
@@ -343,11 +385,10 @@ cc_separable_slide_launch (const CcSepParams * p, CudaConvSampleType type,
       return cudaErrorInvalidValue;
     else
       return cc::dispatch_list (cc::SlideStripRows (), rows,[&](auto h) {
-            cc::separable_slide<T, C, R, decltype (h)::value>
-                <<<cc::slide_grid (p->w.plane, cc::slide_warp_px (C, R,
-                        sizeof (T)), h), 32 * cc::SLIDE_WARPS, 0,
-                stream>>> (*p);
-            return cudaGetLastError ();
+            config.gridDim = cc::slide_grid (p->w.plane,
+                cc::slide_warp_px (C, R, sizeof (T)), h);
+            return cudaLaunchKernelEx (&config,
+                cc::separable_slide<T, C, R, decltype (h)::value>, *p);
           });
   };
   if (type == CUDACONV_SAMPLE_U16)

@@ -123,7 +123,8 @@ queue_stripe (CudaConvCuda * cuda, const CudaConvPlan * plan,
   out.data = dev_out;
   out.stride = pitch;
   out.height = s->b - s->a;
-  status = cc_schedule_run (cuda, plan, &in, &out, map, cuda->stream, err);
+  status = cc_schedule_run (cuda, plan, &in, &out, map, cuda->stream, NULL,
+      err);
   if (status != CUDACONV_OK)
     return status;
   CC_TRY (cudaEventRecord (cuda->filtered[k], cuda->stream));

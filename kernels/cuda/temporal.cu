@@ -1186,7 +1186,7 @@ run_three_pass (CudaConvCuda * cuda, const FramePlane * plane, int p,
     if (spatial.op == CUDACONV_OP_UNSHARP)
       spatial.op = CUDACONV_OP_SEPARABLE;
     if ((s = cc_schedule_run (cuda, &spatial, &sum, &filtered, NULL,
-                stream, err)) != CUDACONV_OK)
+                stream, NULL, err)) != CUDACONV_OK)
       return s;
   }
 

@@ -139,7 +139,7 @@ cudaconv_cuda_run_transfer (CudaConvCuda * cuda, const CudaConvPlan * plan,
   }
 
   if ((s = cc_schedule_run (cuda, plan, &dev_src, &dev_dst, map, stream,
-              err)) != CUDACONV_OK)
+              NULL, err)) != CUDACONV_OK)
     goto failed;
   if (dst_host && (s = download (cuda, &dev_dst, dst, dst_pinned, stream,
               err)) != CUDACONV_OK)

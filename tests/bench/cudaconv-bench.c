@@ -59,7 +59,7 @@ typedef struct
   int no_npp;
   int no_check;
   int profile;
-  /* --box-passes, --tensor-cores, --slide: by CudaConvPath */
+  /* --box-passes, --tensor-cores, --slide, --beside: by CudaConvPath */
   CudaConvChoice choice[CUDACONV_N_PATHS];
   BenchTimerConfig timer;
 } Options;
@@ -109,6 +109,9 @@ usage (FILE * f)
       "                    stencils of 8-bit RGBA sliding down rows (on,\n"
       "                    in strips of 7 rows; auto, the default) or in\n"
       "                    tiles (off): for A/Bs\n"
+      "  --beside B        a frame's planes sliding down rows launched\n"
+      "                    beside each other (on, or auto, the default)\n"
+      "                    or each after the last (off): for A/Bs\n"
       "Random inputs are fresh each run: CUDACONV_TEST_SEED=N replays.\n",
       MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP, PROFILE_RUNS,
       BUDGET_MIN_RUNS,
@@ -214,6 +217,9 @@ parse_options (int argc, char **argv, Options * opt)
           &opt->choice[CUDACONV_PATH_TENSOR_CORES]);
     } else if (strcmp (a, "--slide") == 0) {
       ok = parse_choice (v, "on", "off", &opt->choice[CUDACONV_PATH_SLIDE]);
+    } else if (strcmp (a, "--beside") == 0) {
+      ok = parse_choice (v, "on", "off",
+          &opt->choice[CUDACONV_PATH_SLIDE_BESIDE]);
     } else {
       fprintf (stderr, "cudaconv-bench: unknown option %s\n", a);
       usage (stderr);
@@ -480,20 +486,22 @@ run_ours (void *user, int index, cudaStream_t stream, char *err,
 {
   CaseState *st = user;
   int i = index % st->n_buffers;
+  CudaConvImage src[BENCH_MAX_PLANES], dst[BENCH_MAX_PLANES];
+  CudaConvError error = { 0 };
 
+  /* a frame's planes as the element queues them (frame.c) */
   for (int p = 0; p < st->frame->n_planes; p++) {
     const BenchPlane *plane = &st->frame->planes[p];
-    CudaConvImage src = plane->view, dst = plane->view;
-    CudaConvError error = { 0 };
 
-    src.data = st->in[i] + plane->offset;
-    dst.data = st->out[i] + plane->offset;
-    if (cudaconv_cuda_run (st->cuda, st->plans[p], &src, &dst, &st->maps[p],
-            stream, &error) != CUDACONV_OK) {
-      snprintf (err, err_size, "cudaconv_cuda_run (plane %d): %s", p,
-          error.message);
-      return 1;
-    }
+    src[p] = dst[p] = plane->view;
+    src[p].data = st->in[i] + plane->offset;
+    dst[p].data = st->out[i] + plane->offset;
+  }
+  if (cudaconv_cuda_run_planes (st->cuda, st->frame->n_planes,
+          (const CudaConvPlan * const *) st->plans, src, dst, st->maps,
+          stream, &error) != CUDACONV_OK) {
+    snprintf (err, err_size, "cudaconv_cuda_run_planes: %s", error.message);
+    return 1;
   }
   return 0;
 }
