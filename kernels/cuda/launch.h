@@ -88,9 +88,10 @@ typedef struct
   int ry;
 } CcWindow;
 
-/* A frame's planes sliding down rows (separable_slide.cu): this one lets
- * the next plane's kernel start once all its blocks have, and this one
- * was launched beside the last plane's. */
+/* A frame's planes sliding down rows (separable_slide.cu; the planes
+ * slide_has_beside takes): this one lets the next plane's kernel start
+ * once all its blocks have, and this one was launched beside the last
+ * plane's. */
 #define CC_BESIDE_LET_NEXT 1
 #define CC_BESIDE_LAUNCHED 2
 
@@ -297,7 +298,7 @@ cudaError_t cc_separable_half_launch (const CcSepParams * p, int radius,
  * (slide_down_first).  16-bit planes of 2 channels go in f32.  With
  * CC_BESIDE_LAUNCHED in p->beside it is launched to start once every block
  * of the stream's last kernel has (PDL), which must share no byte with
- * it. */
+ * it; p->beside must be 0 where slide_has_beside is false. */
 cudaError_t cc_separable_slide_launch (const CcSepParams * p,
     CudaConvSampleType type, int channels, int radius, int rows,
     cudaStream_t stream);

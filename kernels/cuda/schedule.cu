@@ -452,7 +452,7 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
   cc_centre_taps (p.taps_x, p.ntx, tx, 2 * job->rx + 1);
   cc_centre_taps (p.taps_y, p.nty, ty, 2 * job->ry + 1);
   p.unsharp_half = unsharp_half;
-  p.beside = job->beside;
+  p.beside = cc::slide_has_beside (channels) ? job->beside : 0;
   if (unsharp_half)
     path_taken (CUDACONV_PATH_UNSHARP_HALVES, 0);
   path_taken (CUDACONV_PATH_SLIDE, rows);

@@ -344,22 +344,24 @@ wait_for_last_kernel ()
  * not.  Launched beside the last plane's kernel (CC_BESIDE_LAUNCHED), this
  * one reads and writes none of that plane's bytes, but one thread waits
  * for it, so that this grid ends after it: what follows in the stream,
- * which waits for this grid only, then waits for both.  Both only where
- * the planner asks: on an H100 (bench/RESULTS.md) the two instructions
- * cost a lone plane 1.3 to 1.7 us where they always ran. */
-template <typename T, int C, int R, int ROWS> __global__ void
+ * which waits for this grid only, then waits for both.  Only the BESIDE
+ * variant has them (slide_has_beside), and it is launched only where the
+ * planner sets a CC_BESIDE_* bit. */
+template <typename T, int C, int R, int ROWS, bool BESIDE> __global__ void
 __launch_bounds__ (32 * SLIDE_WARPS, slide_blocks (C, R))
 separable_slide (const __grid_constant__ CcSepParams p)
 {
-  if (p.beside & CC_BESIDE_LET_NEXT)
-    let_next_kernel_start ();
+  if constexpr (BESIDE)
+    if (p.beside & CC_BESIDE_LET_NEXT)
+      let_next_kernel_start ();
   if constexpr (!SlideLane<C, R, T>::DOWN_FIRST)
     slide_strip<ROWS> (SeparableSlide<R> (p), p.w);
   else
     narrow_strip<T, C, R, ROWS> (p);
-  if ((p.beside & CC_BESIDE_LAUNCHED) && blockIdx.x == 0 &&
-      blockIdx.y == 0 && threadIdx.x == 0)
-    wait_for_last_kernel ();
+  if constexpr (BESIDE)
+    if ((p.beside & CC_BESIDE_LAUNCHED) && blockIdx.x == 0 &&
+        blockIdx.y == 0 && threadIdx.x == 0)
+      wait_for_last_kernel ();
 }
 
 }                               /* namespace cc */
@@ -385,10 +387,17 @@ cc_separable_slide_launch (const CcSepParams * p, CudaConvSampleType type,
       return cudaErrorInvalidValue;
     else
       return cc::dispatch_list (cc::SlideStripRows (), rows,[&](auto h) {
+            constexpr int ROWS = decltype (h)::value;
             config.gridDim = cc::slide_grid (p->w.plane,
                 cc::slide_warp_px (C, R, sizeof (T)), h);
-            return cudaLaunchKernelEx (&config,
-                cc::separable_slide<T, C, R, decltype (h)::value>, *p);
+            if constexpr (cc::slide_has_beside (C)) {
+              if (p->beside != 0)
+                return cudaLaunchKernelEx (&config,
+                    cc::separable_slide<T, C, R, ROWS, true>, *p);
+            }
+            return p->beside != 0 ? cudaErrorInvalidValue :
+                cudaLaunchKernelEx (&config,
+                cc::separable_slide<T, C, R, ROWS, false>, *p);
           });
   };
   if (type == CUDACONV_SAMPLE_U16)

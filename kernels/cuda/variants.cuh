@@ -252,6 +252,19 @@ slide_has (int channels, int radius, int sample_bytes = 1)
       list_has (SlideNarrowRadii (), radius);
 }
 
+/* Whether the kernel sliding down rows has a variant that goes beside
+ * the last plane's (separable_slide.cu, CC_BESIDE_*): the planes of one
+ * and two channels that YUV frames are made of.  The variant is apart
+ * because its two PDL instructions cost a kernel even where they do not
+ * run: on an H100 (bench/RESULTS.md) a lone 4K GRAY8 plane took 24.7 us
+ * with them behind a flag against 23.6 without them, RGBA at radius 2
+ * 38.7 against 36.9. */
+constexpr bool
+slide_has_beside (int channels)
+{
+  return channels <= 2;
+}
+
 /* Blocks an SM of each kernel sliding down rows (its launch bounds), as
  * many as fit its registers at SLIDE_ROWS and SLIDE_WAVE_ROWS: the
  * separable filters of four channels across first 64 registers; on

@@ -110,7 +110,8 @@ device_views (const GFrame * g, const RcFrame * host, CudaConvImage * views)
 }
 
 /* Which planes take the kernel sliding down rows, each run alone once
- * (src -> dst); the pairs of neighbours that both do. */
+ * (src -> dst); the pairs of neighbours that both do where the second has
+ * one or two channels (variants.cuh's slide_has_beside). */
 static int
 slide_pairs (CudaConvPlan ** plans, const CudaConvChannelMap * maps,
     const CudaConvImage * src, const CudaConvImage * dst, int n,
@@ -128,7 +129,7 @@ slide_pairs (CudaConvPlan ** plans, const CudaConvChannelMap * maps,
       return -1;
     slides[p] = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
         NULL) > before;
-    pairs += p > 0 && slides[p] && slides[p - 1];
+    pairs += p > 0 && slides[p] && slides[p - 1] && src[p].channels <= 2;
   }
   if (!tu_expect (&tally, cudaconv_cuda_sync (cuda, NULL, &err) ==
           CUDACONV_OK, "%s: planes alone: %s", what, err.message))
