@@ -104,7 +104,6 @@ typedef struct
   int unsharp;                  /* out = in + amount (in - sep) */
   int unsharp_half;             /* the mask in halves (separable_slide.cu's
                                  * slide_unsharp_half lanes) */
-  int beside;                   /* CC_BESIDE_* bits (separable_slide.cu) */
   float amount;
   float offset;
   float taps_x[CC_FUSED_MAX_TAPS];
@@ -113,6 +112,9 @@ typedef struct
    * alike), for the tiled kernel in halves (separable_half.cu's HalfTaps) */
   unsigned half_taps_x[CC_HALF_MAX_TAPS];
   unsigned half_taps_y[CC_HALF_MAX_TAPS];
+  /* CC_BESIDE_* bits (separable_slide.cu); last, so that the kernels that
+   * never read it find the fields above where they were */
+  int beside;
 } CcSepParams;
 
 /* Two-pass separable path for radii beyond the fused tile (separable.cu):
