@@ -65,9 +65,10 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *   SLIDE_BESIDE  a plane's separable kernel sliding down rows launched
  *                 beside the last plane's (cudaconv_cuda_run_planes), so
  *                 that it may start once every block of that one has;
- *                 AUTO and ALWAYS: where both slide, no plane writes
- *                 another's bytes and the GPU has compute capability 9.0
- *                 or more; NEVER: each plane's after the last one's. */
+ *                 AUTO and ALWAYS: where both slide, the second has one
+ *                 or two channels, no plane writes another's bytes and
+ *                 the GPU has compute capability 9.0 or more; NEVER:
+ *                 each plane's after the last one's. */
 typedef enum
 {
   CUDACONV_PATH_BOX_FUSED = 0,

@@ -428,7 +428,7 @@ cudaconv_cuda_run_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
   if (on_device) {
     s = frame_run_device_planes (cuda, plan, src, dst, NULL, err);
     queued = 1;
-  } else
+  } else {
     for (int p = 0; p < plan->n_planes && s == CUDACONV_OK; p++) {
       const FramePlane *plane = &plan->planes[p];
       CudaConvImage in, out;
@@ -445,6 +445,7 @@ cudaconv_cuda_run_frame (CudaConvCuda * cuda, const CudaConvFramePlan * plan,
       if (s != CUDACONV_OK)
         cudaconv_error_set (err, s, "plane %d: %s", p, inner.message);
     }
+  }
 
   /* nothing queued may outlive the caller's frames, also after an error */
   if (queued) {
