@@ -25,6 +25,41 @@ gpu_check_cuda (cudaError_t e, const char *call, const char *file, int line)
   return 0;
 }
 
+CudaConvCuda *
+gpu_test_start (const char *name, int argc, char **argv, int *quick,
+    uint64_t * seed, int *status)
+{
+  const char *env = getenv ("CUDACONV_TEST_QUICK");
+  CudaConvError err = { 0 };
+  CudaConvCuda *cuda;
+
+  *quick = env != NULL && *env != '\0' && strcmp (env, "0") != 0;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp (argv[i], "--quick") == 0) {
+      *quick = 1;
+    } else {
+      fprintf (stderr, "usage: %s [--quick]\n", argv[0]);
+      *status = 2;
+      return NULL;
+    }
+  }
+  *seed = tu_seed (name);
+  if (cudaconv_cuda_probe (-1, &err) != CUDACONV_OK) {
+    printf ("SKIP: no usable GPU: %s\n", err.message);
+    *status = TU_EXIT_SKIP;
+    return NULL;
+  }
+  cuda = cudaconv_cuda_new (-1, &err);
+  if (cuda == NULL) {
+    printf ("FAIL: cudaconv_cuda_new: %s\n", err.message);
+    *status = 1;
+    return NULL;
+  }
+  printf ("%s: %s mode on %s\n", name, *quick ? "quick" : "full",
+      cudaconv_cuda_device_name (cuda));
+  return cuda;
+}
+
 void
 gframe_free (GFrame * g)
 {

@@ -7,8 +7,9 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The GPU tests' frames: a host RcFrame copied into the memory a case
- * asks for, and back.  Failures print a FAIL line and return 0. */
+/* The GPU tests' start (mode, seed, instance) and their frames: a host
+ * RcFrame copied into the memory a case asks for, and back.  Failures
+ * print a FAIL line and return 0. */
 
 #ifndef CUDACONV_GPUFRAME_H
 #define CUDACONV_GPUFRAME_H
@@ -41,6 +42,14 @@ typedef struct
   size_t bytes[CUDACONV_MAX_PLANES];
   CudaConvFrame frame;
 } GFrame;
+
+/* A GPU test's start: --quick (or CUDACONV_TEST_QUICK=1) into *quick, the
+ * run's seed (tu_seed) into *seed, then a backend instance, with a line
+ * naming the mode and the device.  NULL where the test must end, with its
+ * exit status in *status: TU_EXIT_SKIP without a usable GPU (saying why),
+ * 1 when the instance fails, 2 on a bad argument. */
+CudaConvCuda *gpu_test_start (const char *name, int argc, char **argv,
+    int *quick, uint64_t * seed, int *status);
 
 /* Copies host into a new g in mem; waits until the copy has landed. */
 int gframe_new (GFrame * g, Mem mem, const RcFrame * host);

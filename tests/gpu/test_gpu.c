@@ -24,6 +24,7 @@
 
 #include "cudaconv.h"
 #include "cudaconv_testing.h"
+#include "gpuframe.h"
 #include "testutil.h"
 
 #include <cuda_runtime.h>
@@ -323,18 +324,6 @@ force_radius (Filter * f, CaseKind kind, TuRng * rng, int radius, double range)
 }
 
 /* ----------------------------------------------------- device images */
-
-#define CHECK_CUDA(call) check_cuda ((call), #call, __FILE__, __LINE__)
-
-static int
-check_cuda (cudaError_t e, const char *call, const char *file, int line)
-{
-  if (e == cudaSuccess)
-    return 1;
-  printf ("FAIL %s:%d: %s: %s: %s\n", file, line, call, cudaGetErrorName (e),
-      cudaGetErrorString (e));
-  return 0;
-}
 
 /* A device copy of a host TuImage with the same pitch, starting start
  * bytes into its allocation (so its address need not be aligned). */
@@ -1457,35 +1446,15 @@ group_instances (Ctx * ctx)
 int
 main (int argc, char **argv)
 {
-  const char *env = getenv ("CUDACONV_TEST_QUICK");
-  int quick = env != NULL && *env != '\0' && strcmp (env, "0") != 0;
-  CudaConvError err;
   TuTally tally = { 0, 0 };
   TuRng rng;
   Ctx ctx;
+  int quick, status;
 
-  for (int i = 1; i < argc; i++) {
-    if (strcmp (argv[i], "--quick") == 0) {
-      quick = 1;
-    } else {
-      fprintf (stderr, "usage: %s [--quick]\n", argv[0]);
-      return 2;
-    }
-  }
-  ctx.seed = tu_seed (NAME);
+  ctx.cuda = gpu_test_start (NAME, argc, argv, &quick, &ctx.seed, &status);
+  if (ctx.cuda == NULL)
+    return status;
   tu_rng_init (&rng, ctx.seed);
-
-  if (cudaconv_cuda_probe (-1, &err) != CUDACONV_OK) {
-    printf ("SKIP: no usable GPU: %s\n", err.message);
-    return TU_EXIT_SKIP;
-  }
-  ctx.cuda = cudaconv_cuda_new (-1, &err);
-  if (ctx.cuda == NULL) {
-    printf ("FAIL: cudaconv_cuda_new: %s\n", err.message);
-    return 1;
-  }
-  printf ("%s: %s mode on %s\n", NAME, quick ? "quick" : "full",
-      cudaconv_cuda_device_name (ctx.cuda));
   ctx.rng = &rng;
   ctx.tally = &tally;
   ctx.extremes = 0;

@@ -409,30 +409,13 @@ group_refused (void)
 int
 main (int argc, char **argv)
 {
-  const char *env = getenv ("CUDACONV_TEST_QUICK");
-  int quick = env != NULL && *env != '\0' && strcmp (env, "0") != 0;
-  CudaConvError err = { 0 };
+  uint64_t seed;
+  int quick, status;
 
-  for (int i = 1; i < argc; i++) {
-    if (strcmp (argv[i], "--quick") == 0) {
-      quick = 1;
-    } else {
-      fprintf (stderr, "usage: %s [--quick]\n", argv[0]);
-      return 2;
-    }
-  }
-  tu_rng_init (&rng, tu_seed (NAME));
-  if (cudaconv_cuda_probe (-1, &err) != CUDACONV_OK) {
-    printf ("SKIP: no usable GPU: %s\n", err.message);
-    return TU_EXIT_SKIP;
-  }
-  cuda = cudaconv_cuda_new (-1, &err);
-  if (cuda == NULL) {
-    printf ("FAIL: cudaconv_cuda_new: %s\n", err.message);
-    return 1;
-  }
-  printf ("%s: %s mode on %s\n", NAME, quick ? "quick" : "full",
-      cudaconv_cuda_device_name (cuda));
+  cuda = gpu_test_start (NAME, argc, argv, &quick, &seed, &status);
+  if (cuda == NULL)
+    return status;
+  tu_rng_init (&rng, seed);
 
   group_refused ();
   group_no_regions ();
