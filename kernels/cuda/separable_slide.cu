@@ -126,7 +126,7 @@ template <typename T, int NT> using NarrowTaps =
  * copied channels read), and src_of (E (&)[4]) gives it as elements where
  * an unsharp mask or an offset takes them.  Summing down, src_of makes
  * them from raw, so that a plain filter's warps leave that out (4K GRAY8
- * 0.3 us faster: bench/RESULTS.md).  An offset goes in f32
+ * 0.4 us faster: bench/RESULTS.md).  An offset goes in f32
  * (unsharp_or_offset), as in separable_half.cu; so does an unsharp mask,
  * but in halves where the lane kind has them (slide_unsharp_half) and the
  * planner's bound allows (CcSepParams' unsharp_half).  WHOLE: the lane's
