@@ -13,9 +13,9 @@
  * plane, a lane holding a few pixels of each row (SlideLane), and passes
  * every input row once:
  *   1. across: the filter's horizontal work on the row, the R pixels on
- *      either side coming from the neighbouring lanes by shuffles; lanes
- *      0 and 31 only lend their pixels, so a warp makes slide_warp_px
- *      columns;
+ *      either side coming from the neighbouring lanes by shuffles; the
+ *      lanes at either end (slide_halo_lanes) only lend their pixels, so
+ *      a warp makes slide_warp_px columns;
  *   2. down: the row's results go, each with its tap's share, into the
  *      sums of the 2 R + 1 output rows they reach, kept in registers; the
  *      oldest is then complete and stored.
@@ -27,7 +27,7 @@
  * rows are read again once a strip, and no sample leaves the registers.
  *
  * Narrow lanes, 8 bytes (8-bit planes of one or two channels, and four
- * at radius 2; 16-bit planes of two), go down first instead
+ * at radii 2 and 4; 16-bit planes of two), go down first instead
  * (separable_slide.cu's narrow_strip, with this file's SlideWarp,
  * narrow_halves and narrow_window). */
 
@@ -54,12 +54,14 @@ template <int R> struct SlideGeom
 
 /* What a lane holds of each row of a plane of CHANNELS samples of type T
  * (8 or 16 bits) under a filter of radius RADIUS: slide_lane_bytes, PX
- * pixels, as one vector (Raw); a warp makes WARP_PX columns. */
+ * pixels, as one vector (Raw); the HALO lanes at either end of a warp
+ * only lend theirs, so a warp makes WARP_PX columns. */
 template <int CHANNELS, int RADIUS, typename T = uint8_t> struct SlideLane
 {
   static constexpr int C = CHANNELS;
   static constexpr int BYTES = slide_lane_bytes (C, RADIUS, sizeof (T));
   static constexpr int PX = slide_lane_px (C, RADIUS, sizeof (T));
+  static constexpr int HALO = slide_halo_lanes (C, RADIUS, sizeof (T));
   static constexpr int WARP_PX = slide_warp_px (C, RADIUS, sizeof (T));
   static constexpr bool DOWN_FIRST = slide_down_first (C, RADIUS,
       sizeof (T));
@@ -288,22 +290,27 @@ narrow_floats (const float2 (&pairs)[4], float (&val)[8 / C][C])
 
 /* A lane's window of its 4 elements v for radius R, S = R NARROW_STEP
  * elements on either side: e[i] element i - S, then its own 4 from e[S],
- * then S after, from the neighbour lanes; every lane of the warp must
- * call it (shuffles).  With one 8-bit channel a pair on either side takes
- * one half from the neighbour. */
+ * then S after, from the lanes beside it (two on either side where S
+ * passes 4: four channels at radius 4); every lane of the warp must call
+ * it (shuffles).  With one 8-bit channel a pair on either side
+ * takes one half from the neighbour. */
 template <typename T, int C, int R, typename E> __device__ __forceinline__
     void
 narrow_window (const E (&v)[4], E (&e)[4 + 2 * R * NARROW_STEP<T, C>])
 {
   constexpr int S = R * NARROW_STEP<T, C>;
-  static_assert (S <= 4, "the halo is in the neighbour lanes");
+  static_assert (S <= 8 && (S <= 4 || sizeof (T) == 2 || C != 1),
+      "the halo is in the lanes beside");
 #pragma unroll
   for (int i = 0; i < 4; i++)
     e[S + i] = v[i];
 #pragma unroll
   for (int i = 0; i < S; i++) {
-    const E before = __shfl_up_sync (0xffffffffu, v[4 - S + i], 1);
-    const E after = __shfl_down_sync (0xffffffffu, v[i], 1);
+    /* element i - S is lane - d's (4 d + i - S), element 4 + i lane
+     * 1 + i / 4's (i % 4) */
+    const int d = (S - i + 3) / 4;
+    const E before = __shfl_up_sync (0xffffffffu, v[4 * d + i - S], d);
+    const E after = __shfl_down_sync (0xffffffffu, v[i % 4], 1 + i / 4);
     if constexpr (sizeof (T) == 2 || C != 1) {
       e[i] = before;
       e[S + 4 + i] = after;
@@ -323,7 +330,7 @@ narrow_window (const E (&v)[4], E (&e)[4 + 2 * R * NARROW_STEP<T, C>])
  * inputs o to o + 2 R. */
 template <class L, int R, int ROWS> struct SlideWarp
 {
-  static_assert (R <= L::PX, "the halo is in the neighbour lanes");
+  static_assert (R <= L::HALO * L::PX, "the halo lanes hold the radius");
   const CcPlane & pl;
   const int border, lane, x, y0;
   int outputs, n;
@@ -333,21 +340,21 @@ template <class L, int R, int ROWS> struct SlideWarp
 
   __device__ __forceinline__ explicit SlideWarp (const CcWindow & w)
       : pl (w.plane), border (w.border), lane (threadIdx.x % 32),
-      x (blockIdx.x * L::WARP_PX + (lane - 1) * L::PX),
+      x (blockIdx.x * L::WARP_PX + (lane - L::HALO) * L::PX),
       y0 ((blockIdx.y * SLIDE_WARPS + threadIdx.x / 32) * ROWS),
       edge (L::BYTES == 8, x, L::PX, w.plane.width, R, w.border)
   {
     outputs = min (ROWS, pl.height - y0);
     /* all but the first and last strips */
     rows_inside = y0 >= R && y0 + ROWS + R <= pl.height;
-    stores = lane > 0 && lane < 31 && x < pl.width;
+    stores = lane >= L::HALO && lane < 32 - L::HALO && x < pl.width;
     n = min (L::PX, pl.width - x);
     inside = x >= 0 && x + L::PX <= pl.width;
     /* the same for the whole warp, all its rows, with vector loads: then
      * its loads need no edge code (about 20 instructions a row) */
     const int x0 = blockIdx.x * L::WARP_PX;
-    interior = rows_inside && pl.src_align >= L::BYTES && x0 >= L::PX &&
-        x0 + 31 * L::PX <= pl.width;
+    interior = rows_inside && pl.src_align >= L::BYTES &&
+        x0 >= L::HALO * L::PX && x0 + (32 - L::HALO) * L::PX <= pl.width;
     /* the lane's pixels of input row k: src + k stride (used inside the
      * plane only) */
     src = pl.src + (long long) (y0 - R) * pl.src_stride +

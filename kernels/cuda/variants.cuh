@@ -110,12 +110,13 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
 
 /* separable_slide.cu: the same arithmetic with no tile: each warp slides
  * down a strip of SLIDE_ROWS output rows, a lane holding
- * slide_lane_bytes of each row and lanes 0 and 31 only lending theirs to
- * their neighbours, so a warp makes slide_warp_px columns; SLIDE_WARPS
- * warps a block, in strips one below the other.  The planner takes it
- * for whole frames (not batches) at the radii and sample types slide_has
- * says, where the error bound in the kernel's order of passes allows
- * (slide_fits: across first, no unsharp mask and no offset).
+ * slide_lane_bytes of each row and the slide_halo_lanes at either end
+ * only lending theirs to their neighbours, so a warp makes slide_warp_px
+ * columns; SLIDE_WARPS warps a block, in strips one below the other.  The
+ * planner takes it for whole frames (not batches) at the radii and
+ * sample types slide_has says, where the error bound in the kernel's
+ * order of passes allows (slide_fits: across first, no unsharp mask and
+ * no offset).
  *
  * Four channels at radius 1 (SlideRadii): 16 bytes a lane, across first,
  * loading at least SLIDE_AHEAD rows ahead.  Measured on an H100
@@ -131,12 +132,14 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
  * SLIDE_NARROW_AHEAD rows ahead.  Measured on an H100 (bench/RESULTS.md):
  * 4K GRAY8 at radius 4 24.6 us against the tile's 32.5, NV12 34.9 against
  * 56.7; 4K RGBA at radius 2 40.1 against 44.2 across first and 46.5 in
- * tiles.  Four channels at radius 4 lost to the tile at 4K both ways: 65.0
- * us on narrow lanes (two lanes of halo at either end of a warp, 152
- * instructions a pixel) and 86.8 across first, against 55.8. */
+ * tiles.  Four channels at radius 4 on narrow lanes (two lanes of halo at
+ * either end of a warp) summing down (slide_sums_down): 4K RGBA within
+ * 0.3 us of the tile's 51.6, 1080p 21.4 against 25.3; a ring of rows had
+ * lost at 4K (55.2), and across first (86.8 against 55.8 then).  Radius
+ * 3 stays on the tile: the benchmark has no radius-3 case. */
 using SlideRadii = IntList<1>;
 using SlideNarrowRadii = IntList<1, 2, 3, 4>;
-using SlideNarrowRgbaRadii = IntList<2>;
+using SlideNarrowRgbaRadii = IntList<2, 4>;
 constexpr int SLIDE_WARPS = 4;
 constexpr int SLIDE_AHEAD = 2;
 constexpr int SLIDE_NARROW_AHEAD = 4;
@@ -179,10 +182,21 @@ slide_lane_px (int channels, int radius, int sample_bytes = 1)
       sample_bytes;
 }
 
+/* The lanes at either end of a warp that only lend their pixels to
+ * their neighbours: as many as hold the radius (two for four channels at
+ * radius 4 on narrow lanes, one for the others). */
+constexpr int
+slide_halo_lanes (int channels, int radius, int sample_bytes = 1)
+{
+  const int px = slide_lane_px (channels, radius, sample_bytes);
+  return (radius + px - 1) / px;
+}
+
 constexpr int
 slide_warp_px (int channels, int radius, int sample_bytes = 1)
 {
-  return 30 * slide_lane_px (channels, radius, sample_bytes);
+  return (32 - 2 * slide_halo_lanes (channels, radius, sample_bytes)) *
+      slide_lane_px (channels, radius, sample_bytes);
 }
 
 /* Whether the kernel filters down first (the others across): those with
@@ -196,17 +210,20 @@ slide_down_first (int channels, int radius, int sample_bytes = 1)
 /* Whether a narrow kernel sums each input row into the output rows it
  * reaches as it comes (separable_slide.cu's narrow_rows) rather than
  * keeping a ring of the 2 R + 1 rows an output row takes: 8-bit planes
- * of one channel at radius 4, where the ring took 79 registers and the
- * sums 72 with the interior copy below (none spilled).  On an H100
- * (bench/RESULTS.md) 4K GRAY8 went from 25.1 to 23.5 us that way.  The
- * sums alone lost (25.8), and with them and the copy for every lane kind
- * whole 4K frames lost despite their lumas' gain: NV12 0.7 us, I420 0.9
- * (their chroma: two channels and one at radius 2), P010 2.7 (16-bit two
- * at 2), RGBA radius 2 1.1. */
+ * of one and of four channels at radius 4.  For one channel the ring took
+ * 79 registers and the sums 72 with the interior copy below (none
+ * spilled); on an H100 (bench/RESULTS.md) 4K GRAY8 went from 25.1 to 23.5
+ * us that way.  The sums alone lost (25.8), and with them and the copy for
+ * every lane kind whole 4K frames lost despite their lumas' gain: NV12 0.7
+ * us, I420 0.9 (their chroma: two channels and one at radius 2), P010 2.7
+ * (16-bit two at 2), RGBA radius 2 1.1.  For four channels at radius 4
+ * the ring took 80 registers and the sums 70: 4K RGBA 55.2 us against
+ * 51.6, 1080p 22.1 against 21.3 (the same run). */
 constexpr bool
 slide_sums_down (int channels, int radius, int sample_bytes)
 {
-  return sample_bytes == 1 && channels == 1 && radius == 4;
+  return sample_bytes == 1 && (channels == 1 || channels == 4) &&
+      radius == 4;
 }
 
 /* Whether a narrow kernel's interior warps (SlideWarp::interior) take a
@@ -279,9 +296,9 @@ slide_blocks (int channels, int radius)
     return 8;
   return radius <= 2 ? 8 : 6;
 }
-static_assert (list_max (SlideNarrowRgbaRadii ()) <= slide_lane_px (4, 2) &&
-    list_max (SlideNarrowRadii ()) <= slide_lane_px (2, 1),
-    "a lane's neighbours hold its halo");
+static_assert (slide_halo_lanes (4, list_max (SlideNarrowRgbaRadii ())) <= 2
+    && list_max (SlideNarrowRadii ()) <= slide_lane_px (2, 1),
+    "a lane's halo is in the lanes beside it: two at most");
 
 constexpr int
 sobel_slide_blocks (int skip)

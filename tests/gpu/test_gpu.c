@@ -782,18 +782,18 @@ slide_case (Ctx * ctx, int index, const int (*sizes)[2], int n_sizes,
 
 /* The kernels in halves that slide down strips of rows, for 8-bit
  * four-channel planes: separable_slide.cu for separable filters at radii
- * 1 and 2 where its error bound allows (gaussians, boxes, uniform and
- * rank-1 masks; radius 2 on narrow lanes, with sharpens and offsets too:
- * group_slide_narrow), stencil3x3.cu's for Sobel and the Laplacian,
+ * 1, 2 and 4 where its error bound allows (gaussians, boxes, uniform and
+ * rank-1 masks; radii 2 and 4 on narrow lanes, with sharpens and offsets
+ * too: group_slide_narrow), stencil3x3.cu's for Sobel and the Laplacian,
  * at each border, half of the cases on extremes (0 and 255); sharpens at
- * radius 1 (an unsharp mask) and radii 3 and 4 check that the planner
- * leaves them to the tiled kernel, and sources starting off a 4-byte
- * boundary that it leaves the stencils to theirs.  Widths around the 120
- * columns of radius 1's warps and heights around the strips: the test's choice makes them 7 rows (several strips in small
- * frames, 9 or 11 input rows each, wrapping the rings of 6 and 5), the
- * planner's 4 (group_slide_waves: its 5); one case in four takes the
- * planner's, one in four keeps the kernels out (the tiled kernels in
- * halves, which batches still take). */
+ * radius 1 (an unsharp mask) check that the planner leaves them to the
+ * tiled kernel, and sources starting off a 4-byte boundary that it leaves
+ * the stencils to theirs.  Widths around the 120 columns of radius 1's
+ * warps and heights around the strips: the test's choice makes them 7
+ * rows (several strips in small frames, 9 or 11 input rows each, wrapping
+ * the rings of 6 and 5), the planner's 4 (group_slide_waves: its 5); one
+ * case in four takes the planner's, one in four keeps the kernels out (the
+ * tiled kernels in halves, which batches still take). */
 static void
 group_slide (Ctx * ctx, int quick)
 {
@@ -828,19 +828,21 @@ group_slide (Ctx * ctx, int quick)
 
 /* The separable kernel sliding down rows on narrow lanes
  * (separable_slide.cu), for 8-bit planes of one and two channels (GRAY8, the
- * planes of I420 and NV12) at radii 1 to 4 and of four at radius 2, in
+ * planes of I420 and NV12) at radii 1 to 4 and of four at radii 2 and 4, in
  * halves where the error bound allows, and for 16-bit planes of two channels
  * at radii 1 and 2 (P010's chroma plane), in f32, the three 16-bit formats
  * in turn (10 bits, P010's 10 bits shifted left by 6, 16 bits); every
  * border, half of the cases on extremes.  A lane holds 8 bytes: 8 pixels of
  * one 8-bit channel, whose halves pair pixels 4 apart, 4 of two or 2 of
- * four; 2 of two 16-bit channels; so a warp makes 240, 120 or 60 columns,
- * and it filters down first.  Widths around those columns, heights around
- * the strips (7 rows with the test's choice); 497x19 holds a warp of one
- * channel clear of every edge, whose copy of the strip (SlideWarp::interior)
- * one channel at radius 4 takes as four do.  One case in four keeps the
- * kernel out.  Sources aligned to 16 bytes take vector loads, to 4 bytes (at
- * least) 32-bit words, and one case in four has a random start and pitch
+ * four; 2 of two 16-bit channels; so a warp makes 240, 120 or 60 columns
+ * (56 for four channels at radius 4, whose halo takes two lanes at either
+ * end), and it filters down first.  Widths around those columns, heights
+ * around the strips (7 rows with the test's choice); 497x19 holds a warp
+ * of one channel clear of every edge, whose copy of the strip
+ * (SlideWarp::interior) one channel at radius 4 takes as four do.  One
+ * case in four keeps the kernel out.  Sources aligned to 16 bytes take
+ * vector loads, to 4 bytes (at least) 32-bit words, and one case in four
+ * has a random start and pitch
  * (the tile where they are not 4-byte aligned).  Gaussians and sharpens of
  * the test's choice on an aligned source (at least one in every 5 cases)
  * take the default sigma and amount 1, which the error bound allows, and
@@ -848,24 +850,25 @@ group_slide (Ctx * ctx, int quick)
  * radius, and a sharpen of each lane kind at least once; the other cases
  * draw a random sigma and amount.  Unsharp masks of 8-bit RGBA go in halves
  * where their bound allows (the others in f32): every other four cases keep
- * them out, in the others a sharpen of amount 1 must take them, and RGBA
- * must sharpen both ways.  No case kept out may run on the kernel, and no
+ * them out, in the others a sharpen of amount 1 at radius 2 must take
+ * them (at radius 4 their bound refuses amount 1), and RGBA must sharpen
+ * both ways.  No case kept out may run on the kernel, and no
  * other lane kind in halves. */
 static void
 group_slide_narrow (Ctx * ctx, int quick)
 {
   static const int sizes[][2] = {
     {1, 1}, {3, 2}, {8, 7}, {239, 8}, {240, 14}, {241, 15}, {119, 6},
-    {121, 29}, {481, 3}, {5, 121}, {59, 9}, {61, 10}, {497, 19}
+    {121, 29}, {481, 3}, {5, 121}, {59, 9}, {61, 10}, {497, 19},
+    {55, 11}, {57, 12}, {113, 5}
   };
   static const struct
   {
     int bits;
     int channels;
-    int first_radius;
-    int last_radius;
+    int radii;                  /* bit r: radius r (1 to 4) */
   } lanes[] = {
-    {8, 1, 1, 4}, {8, 2, 1, 4}, {8, 4, 2, 2}, {16, 2, 1, 2},
+    {8, 1, 0x1e}, {8, 2, 0x1e}, {8, 4, 0x14}, {16, 2, 0x6},
   };
   const int n_lanes = (int) (sizeof (lanes) / sizeof (lanes[0]));
   /* vector loads, words, vector loads, the tile */
@@ -878,85 +881,89 @@ group_slide_narrow (Ctx * ctx, int quick)
 
   for (int l = 0; l < n_lanes; l++)
     for (int k = 0; k < N_SEPARABLE_KINDS; k++)
-      for (int radius = lanes[l].first_radius;
-          radius <= lanes[l].last_radius; radius++)
-        for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
-          for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
-            /* u8, or the three 16-bit formats in turn */
-            const Format *format = &formats[lanes[l].bits == 8 ? 0 :
-                1 + index % 3];
-            int channels = lanes[l].channels;
-            int w, h;
-            CudaConvChoice choice = slide_case (ctx, index, sizes, n_sizes,
-                quick ? 600 : 1200, quick, &w, &h);
-            long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
-                NULL);
-            long halves_before =
-                cudaconv_cuda_test_path_runs (CUDACONV_PATH_UNSHARP_HALVES,
-                NULL);
-            int halves_allowed = (index / 4) % 2 == 0;
-            long runs, halves;
-            ctx->src_align = aligns[(index / 3) % 4];
-            ctx->plain_filters = choice == CUDACONV_CHOICE_ALWAYS &&
-                ctx->src_align > 0;
-            cudaconv_cuda_test_path (CUDACONV_PATH_UNSHARP_HALVES,
-                halves_allowed ? CUDACONV_CHOICE_AUTO : CUDACONV_CHOICE_NEVER);
-            run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
-                separable_kinds[k], (CudaConvBorder) b, format, channels, w,
-                h, radius, 0, NULL);
-            runs = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE, NULL) -
-                before;
-            halves = cudaconv_cuda_test_path_runs
-                (CUDACONV_PATH_UNSHARP_HALVES, NULL) - halves_before;
-            if (halves != 0 && (!halves_allowed || lanes[l].bits != 8 ||
-                    channels != 4 || separable_kinds[k] != CASE_SHARPEN ||
-                    runs == 0)) {
-              printf ("FAIL seed %llu %s: an unsharp mask ran in halves "
-                  "where it may not (%s C=%d radius %d, %s)\n",
-                  (unsigned long long) ctx->seed, NAME, format->name,
-                  channels, radius, case_names[separable_kinds[k]]);
-              tu_check (ctx->tally, 0);
+      for (int radius = 1; radius <= 4; radius++)
+        if (lanes[l].radii & 1 << radius)
+          for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++)
+            for (int e = 0; e < (quick ? 1 : 2); e++, index++) {
+              /* u8, or the three 16-bit formats in turn */
+              const Format *format = &formats[lanes[l].bits == 8 ? 0 :
+                  1 + index % 3];
+              int channels = lanes[l].channels;
+              int w, h;
+              CudaConvChoice choice = slide_case (ctx, index, sizes, n_sizes,
+                  quick ? 600 : 1200, quick, &w, &h);
+              long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
+                  NULL);
+              long halves_before =
+                  cudaconv_cuda_test_path_runs (CUDACONV_PATH_UNSHARP_HALVES,
+                  NULL);
+              int halves_allowed = (index / 4) % 2 == 0;
+              long runs, halves;
+              ctx->src_align = aligns[(index / 3) % 4];
+              ctx->plain_filters = choice == CUDACONV_CHOICE_ALWAYS &&
+                  ctx->src_align > 0;
+              cudaconv_cuda_test_path (CUDACONV_PATH_UNSHARP_HALVES,
+                  halves_allowed ? CUDACONV_CHOICE_AUTO :
+                  CUDACONV_CHOICE_NEVER);
+              run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
+                  separable_kinds[k], (CudaConvBorder) b, format, channels, w,
+                  h, radius, 0, NULL);
+              runs =
+                  cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
+                  NULL) - before;
+              halves =
+                  cudaconv_cuda_test_path_runs (CUDACONV_PATH_UNSHARP_HALVES,
+                  NULL) - halves_before;
+              if (halves != 0 && (!halves_allowed || lanes[l].bits != 8
+                      || channels != 4 || separable_kinds[k] != CASE_SHARPEN
+                      || runs == 0)) {
+                printf ("FAIL seed %llu %s: an unsharp mask ran in halves "
+                    "where it may not (%s C=%d radius %d, %s)\n",
+                    (unsigned long long) ctx->seed, NAME, format->name,
+                    channels, radius, case_names[separable_kinds[k]]);
+                tu_check (ctx->tally, 0);
+              }
+              if (ctx->plain_filters && separable_kinds[k] == CASE_SHARPEN
+                  && lanes[l].bits == 8 && channels == 4 && radius == 2 &&
+                  halves_allowed && halves == 0) {
+                printf ("FAIL seed %llu %s: a sharpen of %s C=%d radius %d "
+                    "with amount 1 did not run in halves\n",
+                    (unsigned long long) ctx->seed, NAME, format->name,
+                    channels, radius);
+                tu_check (ctx->tally, 0);
+              }
+              if (separable_kinds[k] == CASE_SHARPEN && runs > 0) {
+                in_halves[l] += halves > 0;
+                in_f32[l] += halves == 0;
+              }
+              if (choice == CUDACONV_CHOICE_NEVER && runs != 0) {
+                printf ("FAIL seed %llu %s: a case kept out of the sliding "
+                    "kernel ran on it (%s C=%d radius %d, %s)\n",
+                    (unsigned long long) ctx->seed, NAME, format->name,
+                    channels, radius, case_names[separable_kinds[k]]);
+                tu_check (ctx->tally, 0);
+              }
+              if (ctx->plain_filters && separable_kinds[k] == CASE_GAUSSIAN) {
+                if (runs == 0)
+                  printf ("FAIL seed %llu %s: a gaussian of %s C=%d radius %d "
+                      "with the default sigma did not run on the sliding "
+                      "kernel\n", (unsigned long long) ctx->seed, NAME,
+                      format->name, channels, radius);
+                tu_check (ctx->tally, runs > 0);
+                ran[l][radius]++;
+              }
+              if (ctx->plain_filters && separable_kinds[k] == CASE_SHARPEN)
+                sharpened[l] += runs > 0;
             }
-            if (ctx->plain_filters && separable_kinds[k] == CASE_SHARPEN &&
-                lanes[l].bits == 8 && channels == 4 && halves_allowed &&
-                halves == 0) {
-              printf ("FAIL seed %llu %s: a sharpen of %s C=%d radius %d "
-                  "with amount 1 did not run in halves\n",
-                  (unsigned long long) ctx->seed, NAME, format->name,
-                  channels, radius);
-              tu_check (ctx->tally, 0);
-            }
-            if (separable_kinds[k] == CASE_SHARPEN && runs > 0) {
-              in_halves[l] += halves > 0;
-              in_f32[l] += halves == 0;
-            }
-            if (choice == CUDACONV_CHOICE_NEVER && runs != 0) {
-              printf ("FAIL seed %llu %s: a case kept out of the sliding "
-                  "kernel ran on it (%s C=%d radius %d, %s)\n",
-                  (unsigned long long) ctx->seed, NAME, format->name,
-                  channels, radius, case_names[separable_kinds[k]]);
-              tu_check (ctx->tally, 0);
-            }
-            if (ctx->plain_filters && separable_kinds[k] == CASE_GAUSSIAN) {
-              if (runs == 0)
-                printf ("FAIL seed %llu %s: a gaussian of %s C=%d radius %d "
-                    "with the default sigma did not run on the sliding "
-                    "kernel\n", (unsigned long long) ctx->seed, NAME,
-                    format->name, channels, radius);
-              tu_check (ctx->tally, runs > 0);
-              ran[l][radius]++;
-            }
-            if (ctx->plain_filters && separable_kinds[k] == CASE_SHARPEN)
-              sharpened[l] += runs > 0;
-          }
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
   cudaconv_cuda_test_path (CUDACONV_PATH_UNSHARP_HALVES, CUDACONV_CHOICE_AUTO);
   ctx->extremes = 0;
   ctx->src_align = 0;
   ctx->plain_filters = 0;
   for (int l = 0; l < n_lanes; l++) {
-    for (int radius = lanes[l].first_radius; radius <= lanes[l].last_radius;
-        radius++) {
+    for (int radius = 1; radius <= 4; radius++) {
+      if (!(lanes[l].radii & 1 << radius))
+        continue;
       if (ran[l][radius] == 0)
         printf ("FAIL seed %llu %s: no gaussian of %d bits C=%d radius %d "
             "was of the test's choice on an aligned source\n",
@@ -1010,7 +1017,7 @@ group_slide_waves (Ctx * ctx, int quick)
   } cases[] = {
     {CASE_GAUSSIAN, 4, 1, 8, 120}, {CASE_BOX_SMALL, 4, 1, 8, 120},
     {CASE_LAPLACIAN, 4, 0, 8, 120}, {CASE_SOBEL, 4, 0, 7, 120},
-    {CASE_GAUSSIAN, 4, 2, 8, 60},
+    {CASE_GAUSSIAN, 4, 2, 8, 60}, {CASE_GAUSSIAN, 4, 4, 6, 56},
     {CASE_GAUSSIAN, 1, 1, 8, 240}, {CASE_GAUSSIAN, 1, 4, 6, 240},
     {CASE_GAUSSIAN, 2, 2, 8, 120}, {CASE_GAUSSIAN, 2, 3, 6, 120},
     {CASE_GAUSSIAN, 2, 2, 8, 60, 2},
