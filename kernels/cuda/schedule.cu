@@ -317,23 +317,33 @@ half_tile_fits (const SepJob * job, int radius, const CcOutput * out,
  * the first pass' scaled to sum to 1 (the horizontal ones, or the vertical
  * ones where down_first) and the others by the inverse, for the kernels
  * that round the first pass' results to halves: a box's unit taps would
- * otherwise leave sums of thousands, whose halves are 2 or more apart. */
+ * otherwise leave sums of thousands, whose halves are 2 or more apart.
+ * Equal first taps (a box's) become instead the power of two at or below
+ * 1 / n: then the samples' partial sums are exact halves
+ * (cc_separable_half_error), which takes a box of radius 4 within the
+ * bound (0.54 LSB against 0.92 at 1 / 9). */
 static void
 balance_taps (const SepJob * job, int down_first, double *tx, double *ty)
 {
   int ntx = 2 * job->rx + 1, nty = 2 * job->ry + 1;
   const double *first = down_first ? job->ty : job->tx;
-  int n_first = down_first ? nty : ntx;
-  double sum = 0;
+  int n_first = down_first ? nty : ntx, equal = 1, log2_n = 0;
+  double sum = 0, scale;
 
-  for (int i = 0; i < n_first; i++)
+  for (int i = 0; i < n_first; i++) {
     sum += first[i];
-  if (!(sum > 0))
-    sum = 1;
+    equal = equal && first[i] == first[0];
+  }
+  while ((1 << log2_n) < n_first)
+    log2_n++;
+  if (equal && first[0] > 0)
+    scale = ldexp (1.0, -log2_n) / first[0];
+  else
+    scale = sum > 0 ? 1 / sum : 1;
   for (int i = 0; i < ntx; i++)
-    tx[i] = down_first ? job->tx[i] * sum : job->tx[i] / sum;
+    tx[i] = down_first ? job->tx[i] / scale : job->tx[i] * scale;
   for (int i = 0; i < nty; i++)
-    ty[i] = down_first ? job->ty[i] / sum : job->ty[i] * sum;
+    ty[i] = down_first ? job->ty[i] * scale : job->ty[i] / scale;
 }
 
 /* The compiled radius the tiled kernel on tensor cores makes this job at,

@@ -191,14 +191,31 @@ struct HalfLaunch
 
 /* ------------------------------------------------------ the error bound */
 
+/* The fraction bits of a half tap t (t 2^q an integer), -1 past those
+ * of any half's. */
+static int
+half_fraction_bits (double t)
+{
+  for (int q = 0; q <= 24; q++)
+    if (std::ldexp (t, q) == std::floor (std::ldexp (t, q)))
+      return q;
+  return -1;
+}
+
 /* One pass over inputs in [0, in_max], each off by at most in_err: the
  * bound on its result's distance from the exact sum with the planner's
- * taps (doubles), and in *out_max the largest exact sum. */
+ * taps (doubles), and in *out_max the largest exact sum.  Inputs that are
+ * exact integers (in_err 0: the first pass' samples) times taps that are
+ * multiples of 2^-q make partial sums that are too: a half holds those
+ * exactly up to 2^(11 - q), so the HFMA2s up to there do not round (a
+ * box's taps of 2^-4, from balance_taps, or a unit tap). */
 static double
 half_pass_error (const double *exact, int n, double in_max, double in_err,
     double *out_max)
 {
   double rounding = 0, prefix = 0, taps_err = 0, sum_half = 0, sum = 0;
+  bool exact_sums = in_err == 0 && in_max == std::floor (in_max);
+  int q_max = 0;
 
   for (int i = 0; i < n; i++) {
     const double t = __half2float (__float2half_rn ((float) exact[i]));
@@ -208,6 +225,13 @@ half_pass_error (const double *exact, int n, double in_max, double in_err,
     if (t == 0)
       continue;                 /* adds 0 exactly */
     prefix += t;
+    if (exact_sums) {
+      const int q = half_fraction_bits (t);
+      q_max = q > q_max ? q : q_max;
+      exact_sums = q >= 0 && std::ldexp (in_max * prefix, q_max) <= 2048;
+      if (exact_sums)
+        continue;
+    }
     /* each HFMA2 rounds a partial sum no larger than this once */
     rounding += half_rounding ((in_max + in_err) * prefix + rounding);
   }

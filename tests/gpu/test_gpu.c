@@ -848,7 +848,9 @@ group_slide (Ctx * ctx, int quick)
  * take the default sigma and amount 1, which the error bound allows, and
  * each must run on the kernel: every such gaussian, at each lane kind and
  * radius, and a sharpen of each lane kind at least once; the other cases
- * draw a random sigma and amount.  Unsharp masks of 8-bit RGBA go in halves
+ * draw a random sigma and amount.  So must every box of the test's choice
+ * on an aligned source (the planner's taps of a power of two keep the
+ * bound of radius 4 within 1 LSB).  Unsharp masks of 8-bit RGBA go in halves
  * where their bound allows (the others in f32): every other four cases keep
  * them out, in the others a sharpen of amount 1 at radius 2 must take
  * them (at radius 4 their bound refuses amount 1), and RGBA must sharpen
@@ -951,6 +953,14 @@ group_slide_narrow (Ctx * ctx, int quick)
                       format->name, channels, radius);
                 tu_check (ctx->tally, runs > 0);
                 ran[l][radius]++;
+              }
+              if (ctx->plain_filters && separable_kinds[k] == CASE_BOX_SMALL
+                  && runs == 0) {
+                printf ("FAIL seed %llu %s: a box of %s C=%d radius %d did "
+                    "not run on the sliding kernel\n",
+                    (unsigned long long) ctx->seed, NAME, format->name,
+                    channels, radius);
+                tu_check (ctx->tally, 0);
               }
               if (ctx->plain_filters && separable_kinds[k] == CASE_SHARPEN)
                 sharpened[l] += runs > 0;
