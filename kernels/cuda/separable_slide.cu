@@ -16,7 +16,7 @@
  * go into the output rows' sums.  cc_separable_half_error takes the
  * horizontal taps as its first pass (the planner swaps them).
  *
- * Narrow lanes of 8 bytes (one and two channels, four at radii 2 and 4)
+ * Narrow lanes of 8 bytes (one and two channels, four at radii 2 to 4)
  * go down first (narrow_strip), as the tiled kernels do; 16-bit planes of
  * two channels too, in floats. */
 

@@ -27,7 +27,7 @@
  * rows are read again once a strip, and no sample leaves the registers.
  *
  * Narrow lanes, 8 bytes (8-bit planes of one or two channels, and four
- * at radii 2 and 4; 16-bit planes of two), go down first instead
+ * at radii 2 to 4; 16-bit planes of two), go down first instead
  * (separable_slide.cu's narrow_strip, with this file's SlideWarp,
  * narrow_halves and narrow_window). */
 
@@ -291,8 +291,8 @@ narrow_floats (const float2 (&pairs)[4], float (&val)[8 / C][C])
 /* A lane's window of its 4 elements v for radius R, S = R NARROW_STEP
  * elements on either side: e[i] element i - S, then its own 4 from e[S],
  * then S after, from the lanes beside it (two on either side where S
- * passes 4: four channels at radius 4); every lane of the warp must call
- * it (shuffles).  With one 8-bit channel a pair on either side
+ * passes 4: four channels at radii 3 and 4); every lane of the warp must
+ * call it (shuffles).  With one 8-bit channel a pair on either side
  * takes one half from the neighbour. */
 template <typename T, int C, int R, typename E> __device__ __forceinline__
     void

@@ -136,10 +136,10 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
  * either end of a warp) summing down (slide_sums_down): 4K RGBA within
  * 0.3 us of the tile's 51.6, 1080p 21.4 against 25.3; a ring of rows had
  * lost at 4K (55.2), and across first (86.8 against 55.8 then).  Radius
- * 3 stays on the tile: the benchmark has no radius-3 case. */
+ * 3 takes the same kernel, two lanes of halo too. */
 using SlideRadii = IntList<1>;
 using SlideNarrowRadii = IntList<1, 2, 3, 4>;
-using SlideNarrowRgbaRadii = IntList<2, 4>;
+using SlideNarrowRgbaRadii = IntList<2, 3, 4>;
 constexpr int SLIDE_WARPS = 4;
 constexpr int SLIDE_AHEAD = 2;
 constexpr int SLIDE_NARROW_AHEAD = 4;
@@ -184,7 +184,7 @@ slide_lane_px (int channels, int radius, int sample_bytes = 1)
 
 /* The lanes at either end of a warp that only lend their pixels to
  * their neighbours: as many as hold the radius (two for four channels at
- * radius 4 on narrow lanes, one for the others). */
+ * radii 3 and 4 on narrow lanes, one for the others). */
 constexpr int
 slide_halo_lanes (int channels, int radius, int sample_bytes = 1)
 {
@@ -210,20 +210,21 @@ slide_down_first (int channels, int radius, int sample_bytes = 1)
 /* Whether a narrow kernel sums each input row into the output rows it
  * reaches as it comes (separable_slide.cu's narrow_rows) rather than
  * keeping a ring of the 2 R + 1 rows an output row takes: 8-bit planes
- * of one and of four channels at radius 4.  For one channel the ring took
- * 79 registers and the sums 72 with the interior copy below (none
- * spilled); on an H100 (bench/RESULTS.md) 4K GRAY8 went from 25.1 to 23.5
- * us that way.  The sums alone lost (25.8), and with them and the copy for
+ * of one channel at radius 4 and of four at 3 and 4.  For one channel
+ * the ring took 79 registers and the sums 72 with the interior copy below
+ * (none spilled); on an H100 (bench/RESULTS.md) 4K GRAY8 went from 25.1
+ * to 23.5 us that way.  The sums alone lost (25.8), and with them and the copy for
  * every lane kind whole 4K frames lost despite their lumas' gain: NV12 0.7
  * us, I420 0.9 (their chroma: two channels and one at radius 2), P010 2.7
  * (16-bit two at 2), RGBA radius 2 1.1.  For four channels at radius 4
  * the ring took 80 registers and the sums 70: 4K RGBA 55.2 us against
- * 51.6, 1080p 22.1 against 21.3 (the same run). */
+ * 51.6, 1080p 22.1 against 21.3 (the same run); radius 3 sums down
+ * too, untried with the ring. */
 constexpr bool
 slide_sums_down (int channels, int radius, int sample_bytes)
 {
-  return sample_bytes == 1 && (channels == 1 || channels == 4) &&
-      radius == 4;
+  return sample_bytes == 1 && ((channels == 1 && radius == 4) ||
+      (channels == 4 && radius >= 3));
 }
 
 /* Whether a narrow kernel's interior warps (SlideWarp::interior) take a
