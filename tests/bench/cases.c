@@ -140,7 +140,7 @@ static int
 add_rgba_cases (BenchCase * cases, int *n, const char *tag, int width,
     int height)
 {
-  static const int gauss_radii[] = { 1, 2, 4, 8, 16, 32 };
+  static const int gauss_radii[] = { 1, 2, 3, 4, 8, 16, 32 };
   static const int box_radii[] = { 1, 4, 8, 100 };
   char name[48], what[64];
   BenchCase *c;
