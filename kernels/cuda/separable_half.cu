@@ -204,17 +204,17 @@ half_fraction_bits (double t)
 
 /* One pass over inputs in [0, in_max], each off by at most in_err: the
  * bound on its result's distance from the exact sum with the planner's
- * taps (doubles), and in *out_max the largest exact sum.  Inputs that are
- * exact integers (in_err 0: the first pass' samples) times taps that are
- * multiples of 2^-q make partial sums that are too: a half holds those
- * exactly up to 2^(11 - q), so the HFMA2s up to there do not round (a
- * box's taps of 2^-4, from balance_taps, or a unit tap). */
+ * taps (doubles), and in *out_max the largest exact sum.  Where the inputs
+ * are integers (the first pass' samples), taps that are multiples of 2^-q
+ * make products and partial sums that are multiples of 2^-q too: a half
+ * holds those exactly up to 2^(11 - q), so the HFMA2s up to there do not
+ * round (a box's taps of 2^-4, from balance_taps, or a unit tap). */
 static double
 half_pass_error (const double *exact, int n, double in_max, double in_err,
-    double *out_max)
+    bool integer_inputs, double *out_max)
 {
   double rounding = 0, prefix = 0, taps_err = 0, sum_half = 0, sum = 0;
-  bool exact_sums = in_err == 0 && in_max == std::floor (in_max);
+  bool exact_sums = integer_inputs && in_err == 0;
   int q_max = 0;
 
   for (int i = 0; i < n; i++) {
@@ -246,7 +246,7 @@ cc_separable_half_error (const double *tx, int ntx, const double *ty,
     int nty)
 {
   double v_max, h_max;
-  double v_err = cc::half_pass_error (ty, nty, 255.0, 0.0, &v_max);
+  double v_err = cc::half_pass_error (ty, nty, 255.0, 0.0, true, &v_max);
 
   for (int i = 0; i < ntx; i++)
     if (tx[i] < 0)
@@ -254,7 +254,7 @@ cc_separable_half_error (const double *tx, int ntx, const double *ty,
   for (int i = 0; i < nty; i++)
     if (ty[i] < 0)
       return INFINITY;
-  return cc::half_pass_error (tx, ntx, v_max, v_err, &h_max);
+  return cc::half_pass_error (tx, ntx, v_max, v_err, false, &h_max);
 }
 
 /* An unsharp mask in halves: out = v + a (v - f), v an input byte
