@@ -50,8 +50,8 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 take every step down); NEVER: the other tiled kernels.
  *   SLIDE         separable filters of 8-bit frames (radius 1 to 4) and
  *                 the 3x3 stencils of 8-bit RGBA-like frames in halves
- *                 sliding down strips of rows (separable_slide.cu, stencil3x3.cu)
- *                 rather than in tiles (separable_half.cu,
+ *                 sliding down strips of rows (separable_slide.cu,
+ *                 stencil3x3.cu) rather than in tiles (separable_half.cu,
  *                 separable_tile.cu, stencil3x3.cu); AUTO: whole
  *                 frames, for separable filters where its error bound
  *                 allows (across first, no unsharp mask or offset);

@@ -213,13 +213,13 @@ slide_down_first (int channels, int radius, int sample_bytes = 1)
  * of one channel at radius 4 and of four at 3 and 4.  For one channel
  * the ring took 79 registers and the sums 72 with the interior copy below
  * (none spilled); on an H100 (bench/RESULTS.md) 4K GRAY8 went from 25.1
- * to 23.5 us that way.  The sums alone lost (25.8), and with them and the copy for
- * every lane kind whole 4K frames lost despite their lumas' gain: NV12 0.7
- * us, I420 0.9 (their chroma: two channels and one at radius 2), P010 2.7
- * (16-bit two at 2), RGBA radius 2 1.1.  For four channels at radius 4
- * the ring took 80 registers and the sums 70: 4K RGBA 55.2 us against
- * 51.6, 1080p 22.1 against 21.3 (the same run); radius 3 sums down
- * too, untried with the ring. */
+ * to 23.5 us that way.  The sums alone lost (25.8), and with them and the
+ * copy for every lane kind whole 4K frames lost despite their lumas' gain:
+ * NV12 0.7 us, I420 0.9 (their chroma: two channels and one at radius 2),
+ * P010 2.7 (16-bit two at 2), RGBA radius 2 1.1.  For four channels at
+ * radius 4 the ring took 80 registers and the sums 70: 4K RGBA 55.2 us
+ * against 51.6, 1080p 22.1 against 21.3 (the same run); radius 3 sums
+ * down too, untried with the ring. */
 constexpr bool
 slide_sums_down (int channels, int radius, int sample_bytes)
 {
