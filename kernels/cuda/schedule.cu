@@ -313,6 +313,17 @@ half_tile_fits (const SepJob * job, int radius, const CcOutput * out,
       2 * job->rx + 1, job->ty, 2 * job->ry + 1) <= cc::HALF_MAX_ERROR;
 }
 
+/* The least l with 2^l >= n (n >= 1). */
+static int
+ceil_log2 (long long n)
+{
+  int l = 0;
+
+  while ((1LL << l) < n)
+    l++;
+  return l;
+}
+
 /* tx and ty (room for CC_FUSED_MAX_TAPS each) get the job's taps with
  * the first pass' scaled to sum to 1 (the horizontal ones, or the vertical
  * ones where down_first) and the others by the inverse, for the kernels
@@ -327,17 +338,15 @@ balance_taps (const SepJob * job, int down_first, double *tx, double *ty)
 {
   int ntx = 2 * job->rx + 1, nty = 2 * job->ry + 1;
   const double *first = down_first ? job->ty : job->tx;
-  int n_first = down_first ? nty : ntx, equal = 1, log2_n = 0;
+  int n_first = down_first ? nty : ntx, equal = 1;
   double sum = 0, scale;
 
   for (int i = 0; i < n_first; i++) {
     sum += first[i];
     equal = equal && first[i] == first[0];
   }
-  while ((1 << log2_n) < n_first)
-    log2_n++;
   if (equal && first[0] > 0)
-    scale = ldexp (1.0, -log2_n) / first[0];
+    scale = ldexp (1.0, -ceil_log2 (n_first)) / first[0];
   else
     scale = sum > 0 ? 1 / sum : 1;
   for (int i = 0; i < ntx; i++)
@@ -714,9 +723,7 @@ box_scale (const CudaConvPlan * plan, CudaConvSampleType type,
   if (type == CUDACONV_SAMPLE_U8 && out->shift == 0 && plan->offset == 0.0
       && plan->gain == 1.0 / (double) n &&
       (2LL * out->max_value + 1) * n < (1LL << 28) && n > 16) {
-    int l = 0;
-    while ((1LL << l) < 2 * n)
-      l++;
+    int l = ceil_log2 (2 * n);
     s.magic = (unsigned) (((1ULL << (28 + l)) + 2 * n - 1) / (2 * n));
     s.shift = 28 + l - 32;
     s.divisor = (int) n;
