@@ -97,8 +97,15 @@ static BenchCase *
 add_case (BenchCase * cases, int *n, BenchFormat format, int width,
     int height, CudaConvKind kind, const char *name, const char *what)
 {
-  BenchCase *c = &cases[(*n)++];
+  BenchCase *c;
 
+  if (*n >= MAX_CASES) {
+    /* a programming error: the array below is too small */
+    fprintf (stderr, "cudaconv-bench: more than %d cases: raise MAX_CASES\n",
+        MAX_CASES);
+    abort ();
+  }
+  c = &cases[(*n)++];
   memset (c, 0, sizeof (*c));
   snprintf (c->name, sizeof (c->name), "%s", name);
   snprintf (c->what, sizeof (c->what), "%s", what);
@@ -248,6 +255,25 @@ bench_cases_new (int *n_cases)
 
   *n_cases = n;
   return cases;
+}
+
+void
+bench_cases_set_radius (BenchCase * cases, int n_cases, int radius)
+{
+  for (int i = 0; i < n_cases; i++) {
+    BenchCase *c = &cases[i];
+    size_t used = strlen (c->what);
+
+    if (c->desc.kind != CUDACONV_KIND_GAUSSIAN &&
+        c->desc.kind != CUDACONV_KIND_BOX &&
+        c->desc.kind != CUDACONV_KIND_SHARPEN)
+      continue;
+    set_radius (c, radius);
+    c->goal_x_floor = 0;
+    c->goal_of[0] = '\0';
+    snprintf (c->what + used, sizeof (c->what) - used, ", at radius %d",
+        radius);
+  }
 }
 
 void

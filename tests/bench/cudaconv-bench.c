@@ -56,6 +56,7 @@ typedef struct
   int n_filters;
   int device;
   int list;
+  int radius;                   /* --radius, 0 for the cases' own */
   int no_npp;
   int no_check;
   int profile;
@@ -105,10 +106,13 @@ usage (FILE * f)
       "  --tensor-cores T  separable filters of 8-bit RGBA on tensor cores\n"
       "                    wherever they can (on), never (off), or as the\n"
       "                    planner chooses (auto, the default): for A/Bs\n"
-      "  --slide S         separable filters of radius 1, 2 and the 3x3\n"
-      "                    stencils of 8-bit RGBA sliding down rows (on,\n"
-      "                    in strips of 7 rows; auto, the default) or in\n"
-      "                    tiles (off): for A/Bs\n"
+      "  --radius R        the gaussian, box and sharpen cases at radius R\n"
+      "                    (the chroma of YUV cases at R / 2), with no goal:\n"
+      "                    for A/Bs\n"
+      "  --slide S         separable filters of 8-bit planes of radius 1 to\n"
+      "                    4 and the 3x3 stencils of 8-bit RGBA sliding\n"
+      "                    down rows (on, in strips of 7 rows; auto, the\n"
+      "                    default) or in tiles (off): for A/Bs\n"
       "  --beside B        a frame's planes sliding down rows launched\n"
       "                    beside each other (on, or auto, the default)\n"
       "                    or each after the last (off): for A/Bs\n"
@@ -215,6 +219,8 @@ parse_options (int argc, char **argv, Options * opt)
     } else if (strcmp (a, "--tensor-cores") == 0) {
       ok = parse_choice (v, "on", "off",
           &opt->choice[CUDACONV_PATH_TENSOR_CORES]);
+    } else if (strcmp (a, "--radius") == 0) {
+      ok = parse_int (v, 1, 100, &opt->radius);
     } else if (strcmp (a, "--slide") == 0) {
       ok = parse_choice (v, "on", "off", &opt->choice[CUDACONV_PATH_SLIDE]);
     } else if (strcmp (a, "--beside") == 0) {
@@ -904,6 +910,8 @@ main (int argc, char **argv)
     fprintf (stderr, "cudaconv-bench: out of memory\n");
     return EXIT_CASE_FAILED;
   }
+  if (opt.radius > 0)
+    bench_cases_set_radius (cases, n_cases, opt.radius);
   if (opt.list) {
     list_cases (cases, n_cases, &opt);
     bench_cases_free (cases, n_cases);
