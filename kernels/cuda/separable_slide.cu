@@ -18,7 +18,9 @@
  *
  * Narrow lanes of 8 bytes (one and two channels, four at radii 2 to 4)
  * go down first (narrow_strip), as the tiled kernels do; 16-bit planes of
- * two channels too, in floats. */
+ * two channels too, in floats.  Their warps clear of the plane's edges
+ * take an unrolled copy of the strip without the edge code (narrow_rows),
+ * or a loop (narrow_loop), or neither, as variants.cuh says. */
 
 #include "slide.cuh"
 
@@ -314,6 +316,85 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
   }
 }
 
+/* An interior warp's strip (SlideWarp::interior) as a run-time loop over
+ * its output rows, for the lane kinds that loop (slide_loops_down): the
+ * ring of the TAPS input rows an output row takes moves down one row a
+ * step, so that one step's code serves every row, with no edge code.  The
+ * arithmetic is narrow_rows' ring's, in the same order of taps.  A step's
+ * chains have only its own row's work to overlap, so where the strip is
+ * unrolled (slide_interior_copy) the loop lost on an H100
+ * (bench/RESULTS.md): 4K GRAY8 at radius 4 24.8 to 25.1 us against 23.3,
+ * RGBA at radius 2 41.4 against 36.9 to 37.0, at 4 63.3 to 63.6 against
+ * 51.8 to 52.2; unrolled by 2 it gained nothing (4K NV12 31.7 against
+ * 30.9 to 31.0). */
+template <typename T, int C, int R, int ROWS> __device__ __forceinline__
+    void
+narrow_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
+        ROWS> & sw)
+{
+  using E = NarrowElem<T>;
+  static_assert (sizeof (T) == 1, "8-bit samples");
+  constexpr int TAPS = 2 * R + 1, INPUTS = ROWS + 2 * R;
+  constexpr int STEP = NARROW_STEP<T, C>, S = R * STEP;
+  constexpr int AHEAD = SLIDE_LOOP_AHEAD;
+  static_assert (2 * R + AHEAD <= INPUTS, "the first loads are the strip's");
+
+  const NarrowTaps<T, TAPS> tx (p.taps_x), ty (p.taps_y);
+  /* ring[t]: input row o + t of output row o; next[a]: row o + 2 R + a */
+  E ring[TAPS][4];
+  uint2 next[AHEAD];
+
+#pragma unroll
+  for (int a = 0; a < AHEAD; a++)
+    next[a] = sw.load_interior (2 * R + a);
+#pragma unroll
+  for (int k = 0; k < 2 * R; k++)
+    narrow_halves<C> (sw.load_interior (k), ring[k + 1]);
+
+#pragma unroll 1
+  for (int o = 0; o < ROWS; o++) {
+#pragma unroll
+    for (int t = 0; t + 1 < TAPS; t++)
+#pragma unroll
+      for (int i = 0; i < 4; i++)
+        ring[t][i] = ring[t + 1][i];
+    narrow_halves<C> (next[0], ring[TAPS - 1]);
+#pragma unroll
+    for (int a = 0; a + 1 < AHEAD; a++)
+      next[a] = next[a + 1];
+    if (o + 2 * R + AHEAD < INPUTS)
+      next[AHEAD - 1] = sw.load_interior (o + 2 * R + AHEAD);
+
+    E v[4], e[4 + 2 * S], h[4];
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+      v[i] = elem_mul (ty.t[0], ring[0][i]);
+#pragma unroll
+      for (int t = 1; t < TAPS; t++)
+        v[i] = elem_fma (ty.t[t], ring[t][i], v[i]);
+    }
+    narrow_window<T, C, R> (v, e);
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+      h[j] = elem_mul (tx.t[0], e[j]);
+#pragma unroll
+      for (int t = 1; t < TAPS; t++)
+        h[j] = elem_fma (tx.t[t], e[j + STEP * t], h[j]);
+    }
+    if (!sw.stores)
+      continue;
+    /* input row o + R: bytes from its exact halves where a channel
+     * copies them */
+    const uint2 in = p.w.out.need_src ? narrow_bytes<C, true> (ring[R]) :
+        make_uint2 (0, 0);
+    narrow_store<T, true> (p, sw, o, h, in,[&](E (&src)[4]) {
+#pragma unroll
+          for (int i = 0; i < 4; i++)
+            src[i] = ring[R][i];
+        });
+  }
+}
+
 /* A warp's strip: INTERIOR where the warp is (SlideWarp) and the
  * variant has the copy (slide_interior_copy). */
 template <typename T, int C, int R, int ROWS> __device__ __forceinline__
@@ -324,7 +405,14 @@ narrow_strip (const CcSepParams & p)
 
   if (sw.idle ())
     return;
-  if constexpr (SlideLane<C, R, T>::INTERIOR_COPY) {
+  static_assert (!(SlideLane<C, R, T>::LOOPS &&
+          SlideLane<C, R, T>::INTERIOR_COPY), "one way for interior warps");
+  if constexpr (SlideLane<C, R, T>::LOOPS) {
+    if (sw.interior) {          /* warp-uniform */
+      narrow_loop<T, C, R, ROWS> (p, sw);
+      return;
+    }
+  } else if constexpr (SlideLane<C, R, T>::INTERIOR_COPY) {
     if (sw.interior) {          /* warp-uniform */
       narrow_rows<T, C, R, ROWS, true> (p, sw);
       return;

@@ -69,6 +69,7 @@ template <int CHANNELS, int RADIUS, typename T = uint8_t> struct SlideLane
   static constexpr bool INTERIOR_COPY = slide_interior_copy (C, RADIUS,
       sizeof (T));
   static constexpr bool UNSHARP_HALF = slide_unsharp_half (C);
+  static constexpr bool LOOPS = slide_loops_down (C, RADIUS, sizeof (T));
   static constexpr int PIXEL_BYTES = C * (int) sizeof (T);
   using Raw = typename ChunkType<BYTES>::type;
   using Pixel = typename ChunkType<PIXEL_BYTES>::type;
