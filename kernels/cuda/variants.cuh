@@ -244,16 +244,17 @@ slide_interior_copy (int channels, int radius, int sample_bytes)
  * (separable_slide.cu's narrow_loop), loading SLIDE_LOOP_AHEAD rows ahead,
  * rather than take the edge code as the other warps do: 8-bit planes of
  * two channels at radii 2 and 4, NV12's chroma at luma radii 4 and 8.  On
- * an H100 (bench/RESULTS.md), 4K NV12 took 30.8 to 31.0 us against 32.6
- * to 32.7 at radius 4 and 55.6 to 56.4 against 56.5 to 57.0 at 8 (three
- * runs).  Elsewhere the loop lost or gained nothing for certain: with
+ * an H100 (bench/RESULTS.md, four runs), 4K NV12 took 30.8 to 31.2 us
+ * against 32.6 to 32.9 at radius 4 and 55.6 to 56.5 against 56.5 to 57.0
+ * at 8.  Elsewhere the loop lost or gained nothing for certain: with
  * every 8-bit kind of one and two channels without an interior copy
  * looping, GRAY8 took 15.7 to 16.0 against 14.7 to 14.9 at radius 1, 21.8
  * to 22.2 against 21.1 to 21.4 at 3 and 18.2 to 18.5 both ways at 2, NV12
- * 50.9 to 51.4 against 50.2 to 50.9 at 6 (two channels at 3); I420 gained
- * at 4 (one channel at 2: 34.6 to 34.8 against 36.0 to 36.4), but with
- * one channel at radius 2 looping alone NV12 lost at radius 2 (24.1 to
- * 24.2 against 23.0 to 23.2) and I420 too (26.5 to 26.6 against 26.0). */
+ * 50.9 to 51.4 against 50.2 to 50.9 at 6 (two channels at 3).  I420
+ * gained at 4 (its chroma, one channel at 2: 34.6 to 34.8 against 36.0 to
+ * 36.4), but with one channel at radius 2 looping and not two at 1, NV12
+ * lost at radius 2 (24.1 to 24.2 against 23.0 to 23.2) and I420 too
+ * (26.5 to 26.6 against 26.0). */
 constexpr int SLIDE_LOOP_AHEAD = 2;
 
 constexpr bool
