@@ -309,10 +309,11 @@ slide_has_beside (int channels)
 /* Blocks an SM of each kernel sliding down rows (its launch bounds), as
  * many as fit its registers at SLIDE_ROWS and SLIDE_WAVE_ROWS: the
  * separable filters of four channels across first 64 registers; on
- * narrow lanes up to 64 at radii 1 and 2 and 80 at 3 and 4 (two
- * channels' radius 4 spills 8 bytes in strips of SLIDE_WAVE_ROWS, as
- * does four channels' radius 2 with its interior copy); the Laplacian
- * 64; Sobel 80, or 72 with a channel left out (skipped_channel). */
+ * narrow lanes up to 64 at radii 1 and 2 and 80 at 3 and 4 (in strips
+ * of SLIDE_WAVE_ROWS two channels' radius 4 stores 20 bytes of spills
+ * with its loop, 28 in its variant beside the last plane, and four
+ * channels' radius 2 with its interior copy 4); the Laplacian 64; Sobel
+ * 80, or 72 with a channel left out (skipped_channel). */
 constexpr int
 slide_blocks (int channels, int radius)
 {
