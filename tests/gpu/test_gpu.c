@@ -839,10 +839,12 @@ group_slide (Ctx * ctx, int quick)
  * end), and it filters down first.  Widths around those columns, heights
  * around the strips (7 rows with the test's choice); 497x19 holds a warp of
  * one channel clear of every edge, whose copy of the strip
- * (SlideWarp::interior) one channel at radius 4 takes as four do.  One case
- * in four keeps the kernel out.  Sources aligned to 16 bytes take vector
- * loads, to 4 bytes (at least) 32-bit words, and one case in four has a
- * random start and pitch (the tile where they are not 4-byte aligned).
+ * (SlideWarp::interior) one channel at radius 4 takes as four do, and warps
+ * of two channels that loop down their strip at radii 2 and 4
+ * (narrow_loop).  One case in four keeps the kernel out.  Sources aligned
+ * to 16 bytes take vector loads, to 4 bytes (at least) 32-bit words, and
+ * one case in four has a random start and pitch (the tile where they are
+ * not 4-byte aligned).
  * Gaussians and sharpens of the test's choice on an aligned source (at least
  * one in every 5 cases) take the default sigma and amount 1, which the error
  * bound allows, and each must run on the kernel: every such gaussian, at
