@@ -123,6 +123,25 @@ template <int NT> struct FloatTaps
 template <typename T, int NT> using NarrowTaps =
     std::conditional_t<sizeof (T) == 1, HalfTaps<NT>, FloatTaps<NT>>;
 
+/* The horizontal pass of a lane's four elements v of one row, into h:
+ * the window of the lane's neighbours by shuffles, then the taps tx. */
+template <typename T, int C, int R, typename E> __device__ __forceinline__
+    void
+narrow_across (const NarrowTaps<T, 2 * R + 1> & tx, const E (&v)[4],
+    E (&h)[4])
+{
+  constexpr int STEP = NARROW_STEP<T, C>;
+  E e[4 + 2 * R * STEP];
+  narrow_window<T, C, R> (v, e);
+#pragma unroll
+  for (int j = 0; j < 4; j++) {
+    h[j] = elem_mul (tx.t[0], e[j]);
+#pragma unroll
+    for (int t = 1; t < 2 * R + 1; t++)
+      h[j] = elem_fma (tx.t[t], e[j + STEP * t], h[j]);
+  }
+}
+
 /* Stores a lane's pixels of output row o of the strip, whose correlation
  * is h, through the channel map; its input row is raw as bytes (which only
  * copied channels read), and src_of (E (&)[4]) gives it as elements where
@@ -217,7 +236,6 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
   using E = NarrowElem<T>;
   static_assert (L::DOWN_FIRST, "narrow lanes");
   constexpr int TAPS = 2 * R + 1, INPUTS = ROWS + 2 * R;
-  constexpr int STEP = NARROW_STEP<T, C>, S = R * STEP;
   constexpr int AHEAD = SLIDE_NARROW_AHEAD, RAW = AHEAD + 1;
   auto load =[&](int k)->typename L::Raw {
     if constexpr (INTERIOR)
@@ -262,7 +280,7 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
 
     /* output row o, of input rows o to k */
     const int o = k - 2 * R;
-    E v[4], e[4 + 2 * S], h[4];
+    E v[4], h[4];
 #pragma unroll
     for (int i = 0; i < 4; i++) {
       if constexpr (L::SUMS_DOWN)
@@ -274,14 +292,7 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
           v[i] = elem_fma (ty.t[t], rows[(o + t) % TAPS][i], v[i]);
       }
     }
-    narrow_window<T, C, R> (v, e);
-#pragma unroll
-    for (int j = 0; j < 4; j++) {
-      h[j] = elem_mul (tx.t[0], e[j]);
-#pragma unroll
-      for (int t = 1; t < TAPS; t++)
-        h[j] = elem_fma (tx.t[t], e[j + STEP * t], h[j]);
-    }
+    narrow_across<T, C, R> (tx, v, h);
     /* an interior warp's strip lies inside the plane: all its rows */
     if (!(INTERIOR ? sw.stores : sw.stores_row (o)))
       continue;
@@ -335,7 +346,6 @@ narrow_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
   using E = NarrowElem<T>;
   static_assert (sizeof (T) == 1, "8-bit samples");
   constexpr int TAPS = 2 * R + 1, INPUTS = ROWS + 2 * R;
-  constexpr int STEP = NARROW_STEP<T, C>, S = R * STEP;
   constexpr int AHEAD = SLIDE_LOOP_AHEAD;
   static_assert (2 * R + AHEAD <= INPUTS, "the first loads are the strip's");
 
@@ -365,7 +375,7 @@ narrow_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
     if (o + 2 * R + AHEAD < INPUTS)
       next[AHEAD - 1] = sw.load_interior (o + 2 * R + AHEAD);
 
-    E v[4], e[4 + 2 * S], h[4];
+    E v[4], h[4];
 #pragma unroll
     for (int i = 0; i < 4; i++) {
       v[i] = elem_mul (ty.t[0], ring[0][i]);
@@ -373,14 +383,7 @@ narrow_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
       for (int t = 1; t < TAPS; t++)
         v[i] = elem_fma (ty.t[t], ring[t][i], v[i]);
     }
-    narrow_window<T, C, R> (v, e);
-#pragma unroll
-    for (int j = 0; j < 4; j++) {
-      h[j] = elem_mul (tx.t[0], e[j]);
-#pragma unroll
-      for (int t = 1; t < TAPS; t++)
-        h[j] = elem_fma (tx.t[t], e[j + STEP * t], h[j]);
-    }
+    narrow_across<T, C, R> (tx, v, h);
     if (!sw.stores)
       continue;
     /* input row o + R: bytes from its exact halves where a channel
