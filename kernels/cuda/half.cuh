@@ -10,8 +10,9 @@
 /* The kernels with packed half arithmetic for 8-bit four-channel planes
  * (separable_half.cu, stencil3x3.cu) share these: a pixel is two pairs of
  * halves, channels (0, 1) and (2, 3), and bytes become halves and halves
- * bytes with one PRMT and one HADD2 per two samples.  separable_mma.cu
- * takes the conversion and the rounding bound too. */
+ * bytes with one PRMT and one HADD2 per two samples.  The kernels on
+ * tensor cores (separable_mma.cu, mask_mma.cu) take the conversion, the
+ * rounding bound and the product of halves too. */
 
 #ifndef CUDACONV_CUDA_HALF_CUH
 #define CUDACONV_CUDA_HALF_CUH
@@ -123,6 +124,62 @@ store_run_half (const CcPlane & pl, const RunMasks<uint8_t, 4, 4> & masks,
   for (int j = 0; j < 4; j++)
     made[j] = half2_to_bytes (val[j][0], val[j][1]);
   store_run_words<uint8_t, 4, 4> (pl, masks, x, y, n, made, in);
+}
+
+/* D += A B for one 16 x 8 x 16 product of halves summed in f32 on tensor
+ * cores (separable_mma.cu, mask_mma.cu); a: the A fragment, b0, b1: B's. */
+__device__ __forceinline__ void
+mma_16x8x16 (float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
+{
+#if __CUDA_ARCH__ >= 800
+  asm ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+      :"+f" (d[0]), "+f" (d[1]), "+f" (d[2]), "+f" (d[3])
+      :"r" (a[0]), "r" (a[1]), "r" (a[2]), "r" (a[3]), "r" (b0), "r" (b1));
+#else
+  __trap ();                    /* the planner needs compute capability 8 */
+#endif
+}
+
+/* Four 8 x 8 matrices of halves from shared memory, lanes 8 i .. 8 i + 7
+ * giving matrix i's rows: lane t gets row t / 4, halves 2 (t % 4) and
+ * 2 (t % 4) + 1 of each. */
+__device__ __forceinline__ void
+ldmatrix_x4 (unsigned (&r)[4], const __half * row)
+{
+#if __CUDA_ARCH__ >= 800
+  asm volatile ("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
+      "{%0, %1, %2, %3}, [%4];\n"
+      :"=r" (r[0]), "=r" (r[1]), "=r" (r[2]), "=r" (r[3])
+      :"r" ((unsigned) __cvta_generic_to_shared (row)):"memory");
+#else
+  r[0] = r[1] = r[2] = r[3] = 0;
+  __trap ();
+#endif
+}
+
+/* Two 8-bit RGBA pixels (p0, p1) as four channels' pairs of halves:
+ * e[c] = (channel c of p0, channel c of p1).  BIASED: 1024 plus each
+ * sample, one PRMT a pair, for a product whose sum takes the bias off
+ * once (mask_mma.cu). */
+template <bool BIASED = false> __device__ __forceinline__ void
+pixel_pair_channels (unsigned p0, unsigned p1, unsigned (&e)[4])
+{
+  if constexpr (BIASED) {
+    const unsigned lo = __byte_perm (p0, p1, 0x5140);
+    const unsigned hi = __byte_perm (p0, p1, 0x7362);
+    e[0] = __byte_perm (lo, 0x6464, 0x4140);
+    e[1] = __byte_perm (lo, 0x6464, 0x4342);
+    e[2] = __byte_perm (hi, 0x6464, 0x4140);
+    e[3] = __byte_perm (hi, 0x6464, 0x4342);
+  } else {
+    __half2 h[4];
+    bytes_to_half2 (__byte_perm (p0, p1, 0x5140), h[0], h[1]);
+    bytes_to_half2 (__byte_perm (p0, p1, 0x7362), h[2], h[3]);
+#pragma unroll
+    for (int c = 0; c < 4; c++)
+      e[c] = half2_bits (h[c]);
+  }
 }
 
 /* Taps as pairs of halves, rounded as cc_separable_half_error rounds

@@ -102,37 +102,6 @@ template <class G> struct NextRows:G
   static_assert (G::TH % FILL_ROWS == 0, "whole fills a step down");
 };
 
-/* D += A B for one 16 x 8 x 16 product; a: the A fragment, b0, b1: B's. */
-__device__ __forceinline__ void
-mma_16x8x16 (float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1)
-{
-#if __CUDA_ARCH__ >= 800
-  asm ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
-      :"+f" (d[0]), "+f" (d[1]), "+f" (d[2]), "+f" (d[3])
-      :"r" (a[0]), "r" (a[1]), "r" (a[2]), "r" (a[3]), "r" (b0), "r" (b1));
-#else
-  __trap ();                    /* the planner needs compute capability 8 */
-#endif
-}
-
-/* Four 8 x 8 matrices of halves from shared memory, lanes 8 i .. 8 i + 7
- * giving matrix i's rows: lane t gets row t / 4, halves 2 (t % 4) and
- * 2 (t % 4) + 1 of each. */
-__device__ __forceinline__ void
-ldmatrix_x4 (unsigned (&r)[4], const __half * row)
-{
-#if __CUDA_ARCH__ >= 800
-  asm volatile ("ldmatrix.sync.aligned.m8n8.x4.shared.b16 "
-      "{%0, %1, %2, %3}, [%4];\n"
-      :"=r" (r[0]), "=r" (r[1]), "=r" (r[2]), "=r" (r[3])
-      :"r" ((unsigned) __cvta_generic_to_shared (row)):"memory");
-#else
-  r[0] = r[1] = r[2] = r[3] = 0;
-  __trap ();
-#endif
-}
-
 /* The A fragments of the taps' band T[m][k] = w[16 s + k - m] (zero off
  * the taps), steps s = 0 .. STEPS - 1, in shared memory: lane (g, q) =
  * (lane / 4, lane % 4) holds rows g and g + 8, columns 2 q, 2 q + 1 and
@@ -182,19 +151,6 @@ mma_smem ()
   using G = MmaGeom<R>;
   return (size_t) G::RAW_BYTES + (size_t) 4 * G::H_PLANE * sizeof (__half) +
       2 * Band<G::STEPS>::WORDS * sizeof (unsigned);
-}
-
-/* Two 8-bit RGBA pixels (p0, p1) as four channels' pairs of halves:
- * e[c] = (channel c of p0, channel c of p1). */
-__device__ __forceinline__ void
-pixel_pair_channels (unsigned p0, unsigned p1, unsigned (&e)[4])
-{
-  __half2 h[4];
-  bytes_to_half2 (__byte_perm (p0, p1, 0x5140), h[0], h[1]);
-  bytes_to_half2 (__byte_perm (p0, p1, 0x7362), h[2], h[3]);
-#pragma unroll
-  for (int c = 0; c < 4; c++)
-    e[c] = half2_bits (h[c]);
 }
 
 /* Horizontal pass over ring rows first .. first + 8 blocks - 1 (modulo
