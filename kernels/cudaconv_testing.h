@@ -67,7 +67,11 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 AUTO and ALWAYS: where both slide, the second has one
  *                 or two channels, no plane writes another's bytes and
  *                 the GPU has compute capability 9.0 or more; NEVER:
- *                 each plane's after the last one's. */
+ *                 each plane's after the last one's.
+ *   MASK_TENSOR_CORES  masks up to 9x9 of 8-bit four-channel planes on
+ *                 tensor cores (mask_mma.cu); AUTO and ALWAYS: where its
+ *                 error bound allows and the GPU has compute capability
+ *                 8.0 or more; NEVER: in f32 (mask2d.cu). */
 typedef enum
 {
   CUDACONV_PATH_BOX_FUSED = 0,
@@ -75,6 +79,7 @@ typedef enum
   CUDACONV_PATH_SLIDE,
   CUDACONV_PATH_UNSHARP_HALVES,
   CUDACONV_PATH_SLIDE_BESIDE,
+  CUDACONV_PATH_MASK_TENSOR_CORES,
   CUDACONV_N_PATHS
 } CudaConvPath;
 

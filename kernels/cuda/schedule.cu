@@ -35,7 +35,9 @@
  *                      RGBA-like planes in pairs of halves, exactly,
  *                      sliding down strips of rows as separable_slide.cu)
  *   MASK               mask2d.cu: taps in parameters up to 9x9, else in
- *                      device memory, applied in 16x16 chunks
+ *                      device memory, applied in 16x16 chunks; 8-bit
+ *                      RGBA-like planes up to 9x9 on tensor cores
+ *                      (mask_mma.cu) where its error bound allows
  * For 8-bit RGBA-like planes whose alpha or padding channel is copied, the
  * f32 tiled kernel and the compile-time mask run variants that leave that
  * channel's arithmetic out (cc::skipped_channel).  variants.cuh is the one
@@ -872,6 +874,19 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
 
 /* ------------------------------------------------------------- 2-D masks */
 
+/* Whether a fixed mask (p's taps, at radius) goes on tensor cores
+ * (mask_mma.cu) within 1 LSB. */
+static int
+mask_mma_fits (const CudaConvCuda * cuda, const CcMaskParams * p,
+    const CcOutput * out, CudaConvSampleType type, int channels, int radius)
+{
+  return test_choice (CUDACONV_PATH_MASK_TENSOR_CORES) !=
+      CUDACONV_CHOICE_NEVER && cc::mask_mma_has (type, channels, radius) &&
+      cuda->compute_major >= cc::MMA_MIN_COMPUTE && out->shift == 0 &&
+      out->max_value == 255 && cc_mask_mma_error (p,
+      radius) <= cc::HALF_MAX_ERROR;
+}
+
 static CudaConvStatus
 run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels,
@@ -894,6 +909,11 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     for (int j = 0; j < nx; j++)        /* column-major */
       for (int i = 0; i < ny; i++)
         p.mask[j * ny + i] = (float) plan->mask[i * nx + j];
+    if (mask_mma_fits (cuda, &p, out, type, channels, fixed)) {
+      path_taken (CUDACONV_PATH_MASK_TENSOR_CORES, 0);
+      return cc_launched (cc_mask_mma_launch (&p, fixed, stream),
+          "launching the mask kernel on tensor cores", err);
+    }
   } else {
     p.chunk_x = nx < MASK_CHUNK ? nx : MASK_CHUNK;
     p.chunk_y = MASK_CHUNK;

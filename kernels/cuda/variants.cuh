@@ -492,6 +492,21 @@ mask_fixed_radius (int rx, int ry)
   return rx == ry && rx >= 1 && rx <= list_max (MaskRadii ())? rx : 0;
 }
 
+/* mask_mma.cu: the fixed masks of 8-bit four-channel planes at these
+ * radii on tensor cores, on GPUs of compute capability MMA_MIN_COMPUTE
+ * on, where the error bound (cc_mask_mma_error) is at most
+ * HALF_MAX_ERROR: the taps are rounded to halves.  Each mask row is a
+ * product with its banded taps, of 16 input columns to 8 outputs: the
+ * largest radius is 4. */
+using MaskMmaRadii = IntList<1, 2, 3, 4>;
+
+constexpr bool
+mask_mma_has (CudaConvSampleType type, int channels, int radius)
+{
+  return type == CUDACONV_SAMPLE_U8 && channels == 4 &&
+      list_has (MaskMmaRadii (), radius);
+}
+
 /* ----------------------------------------------- channel skipping */
 
 /* 8-bit four-channel planes (RGBA-like) have variants of the f32 tiled

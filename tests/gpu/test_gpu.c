@@ -1126,6 +1126,65 @@ group_tensor_cores (Ctx * ctx, int quick)
   group_report ("tensor-cores-off", &off);
 }
 
+/* Masks up to 9x9 of 8-bit four-channel planes on tensor cores
+ * (mask_mma.cu): random masks (a third of them integer masks with an
+ * offset, exact) at radii 1 to 4 on every border, half of the cases on
+ * extremes (0 and 255), sizes from 1x1, around its 64 x 64 tile, up to
+ * several tiles.  The masks make_custom draws all fit its error bound, so
+ * each case must have taken it (on GPUs that have it); a quarter of the
+ * cases keep it out and must not have, testing the f32 kernel (mask2d.cu)
+ * beside it. */
+static void
+group_mask_tensor_cores (Ctx * ctx, int quick)
+{
+  static const int sizes[][2] = {
+    {1, 1}, {3, 2}, {63, 63}, {64, 64}, {65, 65}, {129, 17}, {17, 130},
+    {5, 300}, {200, 3}
+  };
+  Group on = { 0 }, off = { 0 };
+  int index = 0, major = 0;
+
+  if (!CHECK_CUDA (cudaDeviceGetAttribute (&major,
+              cudaDevAttrComputeCapabilityMajor, 0))) {
+    tu_check (ctx->tally, 0);
+    return;
+  }
+  for (int radius = 1; radius <= 4; radius++)
+    for (int rep = 0; rep < 3; rep++)
+      for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b++, index++) {
+        /* the tensor cores' products of halves: compute capability 8 */
+        int never = index % 4 == 2 || major < 8, w, h;
+        long before = cudaconv_cuda_test_path_runs
+            (CUDACONV_PATH_MASK_TENSOR_CORES, NULL), ran;
+        if (quick && index % 2)
+          continue;
+        if (index % 3 == 0) {
+          w = sizes[index / 3 % 9][0];
+          h = sizes[index / 3 % 9][1];
+        } else {
+          w = tu_rng_int (ctx->rng, 1, quick ? 200 : 500);
+          h = tu_rng_int (ctx->rng, 1, quick ? 150 : 300);
+        }
+        ctx->extremes = index / 4 % 2;
+        cudaconv_cuda_test_path (CUDACONV_PATH_MASK_TENSOR_CORES, never ?
+            CUDACONV_CHOICE_NEVER : CUDACONV_CHOICE_AUTO);
+        run_case (ctx, never ? &off : &on, CASE_CUSTOM_GENERAL,
+            (CudaConvBorder) b, &formats[0], 4, w, h, radius, 0, NULL);
+        ran = cudaconv_cuda_test_path_runs (CUDACONV_PATH_MASK_TENSOR_CORES,
+            NULL) - before;
+        if (ran != (never ? 0 : 1))
+          printf ("FAIL seed %llu %s: a %dx%d mask %dx%d ran on tensor cores "
+              "%ld times, not %d\n", (unsigned long long) ctx->seed, NAME,
+              2 * radius + 1, 2 * radius + 1, w, h, ran, never ? 0 : 1);
+        tu_check (ctx->tally, ran == (never ? 0 : 1));
+      }
+  cudaconv_cuda_test_path (CUDACONV_PATH_MASK_TENSOR_CORES,
+      CUDACONV_CHOICE_AUTO);
+  ctx->extremes = 0;
+  group_report ("mask-tensor-cores", &on);
+  group_report ("mask-tensor-cores-off", &off);
+}
+
 /* The box's column pass in strips (box.cu, box_cols_strip: 8-bit samples
  * whose sums fit 16 bits), whose threads share their segments' sums:
  * radii around its segment lengths, one past the largest it takes (127)
@@ -1486,6 +1545,7 @@ main (int argc, char **argv)
   group_slide_narrow (&ctx, quick);
   group_slide_waves (&ctx, quick);
   group_tensor_cores (&ctx, quick);
+  group_mask_tensor_cores (&ctx, quick);
   group_box_strips (&ctx, quick);
   group_box_fused (&ctx, quick);
   group_host_memory (&ctx, quick);

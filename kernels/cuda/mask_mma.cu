@@ -1,0 +1,251 @@
+/* gst-cudaconv: 2-D masks of 8-bit four-channel planes on tensor cores
+ * Copyright (C) 2026 gst-cudaconv developers
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ */
+
+/* A mask of 2 R + 1 rows is the sum of 2 R + 1 one-dimensional
+ * correlations, each of a row of input shifted down, and each of those is
+ * a product with a banded (Toeplitz) matrix of its mask row's taps.  So a
+ * warp item makes 16 output rows of 8 columns of one channel with one
+ * mma.sync 16 x 8 x 16 product per mask row: A the input, 16 rows of the
+ * 16 columns the 8 outputs need (8 + 2 R, padded), B the band of the
+ * mask row, B[k][n] = tap k - n, summed in f32.  The f32 kernel
+ * (mask2d.cu) makes an FMA per tap and output; this makes 128 outputs a
+ * product, whatever the radius up to 4.
+ *
+ * 8-bit samples are exact halves, and so is 1024 plus one, which the
+ * samples become with one PRMT a pair (pixel_pair_channels): the
+ * product then sums 1024 times the taps too, and the offset takes that
+ * off once an output (cc_mask_mma_launch).  The taps are rounded to
+ * halves; cc_mask_mma_error bounds what that and the f32 sums cost, and
+ * the planner takes this kernel only where every output stays within 1
+ * LSB of the reference (variants.cuh, MaskMmaRadii).
+ *
+ * A block makes a tile of TW x TH outputs: the raw input with a halo of
+ * PAD pixels and rows (raw_tile.cuh) in shared memory, then the same as
+ * biased halves, a plane a channel, from which ldmatrix gives each warp
+ * item's A fragments, the rows of mask row dy dy rows down; the band is
+ * in registers, two words a mask row and lane. */
+
+#include "dispatch.cuh"
+#include "half.cuh"
+#include "raw_tile.cuh"
+#include "variants.cuh"
+
+#include <cmath>
+
+namespace cc
+{
+
+/* Geometry (lengths along x in pixels unless named in samples or bytes);
+ * tile_fill (raw_tile.cuh) reads the raw tile's fields. */
+struct MaskMmaGeom
+{
+  static constexpr int C = 4;
+  static constexpr int THREADS = 256;
+  static constexpr int WARPS = THREADS / 32;
+  /* the halo every radius reads from: the largest radius's */
+  static constexpr int PAD = list_max (MaskMmaRadii ());
+  static constexpr int TW = 64;
+  static constexpr int TH = 32;
+  static constexpr int ITEMS = TW / 8 * (TH / 16);
+  static constexpr int SPAN_PX = TW + 2 * PAD;
+  static constexpr int ROWS = TH + 2 * PAD;
+  /* the raw tile, as raw_tile.cuh's TileGeom names it (in samples) */
+  static constexpr int CS = 16;
+  static constexpr int HALO = PAD * C;
+  static constexpr int SPAN = SPAN_PX * C;
+  static constexpr int RAW_PITCH = SPAN;
+  static constexpr int RAW_BYTES = ROWS * RAW_PITCH;
+  static constexpr int NCH = SPAN / CS;
+  static constexpr int CHUNKS = ROWS * NCH;
+  static constexpr int ROUNDS = (CHUNKS + THREADS - 1) / THREADS;
+  /* the tile again as halves, a plane a channel: rows of H_PITCH halves,
+   * an odd number of 16-byte units, so that each ldmatrix phase (8 rows of
+   * 16 bytes) falls in distinct banks */
+  static constexpr int H_PITCH = SPAN_PX;
+  static constexpr int H_PLANE = ROWS * H_PITCH;
+  static constexpr int PAIRS = ROWS * SPAN_PX / 2;
+  /* registers (64) for 4 blocks an SM, none spilled */
+  static constexpr int MIN_BLOCKS = 4;
+
+  static_assert (2 * PAD + 8 == 16, "a product's 16 inputs make 8 outputs");
+  static_assert (HALO % CS == 0 && SPAN % CS == 0, "whole chunks");
+  static_assert (TW % 8 == 0 && TH % 16 == 0, "whole products");
+  static_assert (H_PITCH % 8 == 0 && H_PITCH / 8 % 2 == 1, "ldmatrix rows");
+};
+
+/* The band of mask row dy for this lane's B fragments: B[k][n] = tap
+ * k - n - (PAD - R) of the row, zero off the mask; lane (g, q) = (lane /
+ * 4, lane % 4) holds rows k = 2 q, 2 q + 1 (b[0]) and those plus 8 (b[1])
+ * of column n = g.  The mask is column-major (CcMaskParams). */
+template <int R> __device__ __forceinline__ void
+mask_band (const CcMaskParams & p, int dy, unsigned (&b)[2])
+{
+  constexpr int N = 2 * R + 1;
+  const int lane = threadIdx.x % 32;
+  const int base = 2 * (lane % 4) - lane / 4 - (MaskMmaGeom::PAD - R);
+  auto tap =[&](int j) {
+    return j >= 0 && j < N ? p.mask[j * N + dy] : 0.f;
+  };
+  b[0] = half2_bits (__floats2half2_rn (tap (base), tap (base + 1)));
+  b[1] = half2_bits (__floats2half2_rn (tap (base + 8), tap (base + 9)));
+}
+
+/* The raw tile as biased halves (pixel_pair_channels), a plane a
+ * channel, two pixels a thread and step. */
+__device__ __forceinline__ void
+mask_halves (const unsigned char *raw, __half * h)
+{
+  using G = MaskMmaGeom;
+  for (int i = threadIdx.x; i < G::PAIRS; i += G::THREADS) {
+    const int r = i / (G::SPAN_PX / 2);
+    const int x = i % (G::SPAN_PX / 2) * 2;
+    const uint2 px = *reinterpret_cast<const uint2 *> (raw + r *
+        G::RAW_PITCH + x * G::C);
+    unsigned e[4];
+    pixel_pair_channels<true> (px.x, px.y, e);
+#pragma unroll
+    for (int c = 0; c < 4; c++)
+      *reinterpret_cast<unsigned *> (h + c * G::H_PLANE + r * G::H_PITCH +
+          x) = e[c];
+  }
+}
+
+template <int R> __global__ void
+__launch_bounds__ (MaskMmaGeom::THREADS, MaskMmaGeom::MIN_BLOCKS)
+mask_mma (const __grid_constant__ CcMaskParams p)
+{
+  using G = MaskMmaGeom;
+  constexpr int N = 2 * R + 1;
+  __shared__ __align__ (16) unsigned char raw[G::RAW_BYTES];
+  __shared__ __align__ (16) __half h[4 * G::H_PLANE];
+  const CcPlane & pl = p.w.plane;
+  const int x0 = blockIdx.x * G::TW;
+  const int y0 = blockIdx.y * G::TH;
+  const int lane = threadIdx.x % 32;
+  const int g = lane / 4;
+  const int q = lane % 4;
+
+  tile_fill<uint8_t, 4, G> (raw, pl, p.w.border, x0 * G::C - G::HALO,
+      y0 - G::PAD);
+  /* the bands while the copies run */
+  unsigned band[N][2];
+#pragma unroll
+  for (int dy = 0; dy < N; dy++)
+    mask_band<R> (p, dy, band[dy]);
+  const RunMasks<uint8_t, 4, 2> masks (p.w.out);
+  copy16_wait ();
+  __syncthreads ();
+  mask_halves (raw, h);
+  __syncthreads ();
+
+  for (int item = threadIdx.x / 32; item < G::ITEMS; item += G::WARPS) {
+    const int xb = item % (G::TW / 8) * 8;
+    const int yb = item / (G::TW / 8) * 16;
+    /* ldmatrix rows: lane 8 i + j gives row j (+ 8 for odd i) of the
+     * mask's first row, inputs xb (+ 8 for i >= 2): A's four 8 x 8
+     * parts in fragment order */
+    const __half *in = h + (yb + G::PAD - R + lane % 8 + 8 * (lane / 8 % 2))
+        * G::H_PITCH + xb + 8 * (lane / 16);
+    float acc[4][4] = { };
+#pragma unroll
+    for (int dy = 0; dy < N; dy++)
+#pragma unroll
+      for (int c = 0; c < 4; c++) {
+        unsigned a[4];
+        ldmatrix_x4 (a, in + c * G::H_PLANE + dy * G::H_PITCH);
+        mma_16x8x16 (acc[c], a, band[dy][0], band[dy][1]);
+      }
+    /* D: rows yb + g and yb + g + 8, columns xb + 2 q, + 1 */
+#pragma unroll
+    for (int part = 0; part < 2; part++) {
+      const int x = x0 + xb + 2 * q;
+      const int y = y0 + yb + g + 8 * part;
+      if (x >= pl.width || y >= pl.height)
+        continue;
+      const int n = min (2, pl.width - x);
+      Run<uint8_t, 4, 2> src;
+      *reinterpret_cast<uint2 *> (src.u.b) = make_uint2 (0, 0);
+      if (p.w.out.need_src)
+        run_load<uint8_t, 4, 2> (src, pl.src + (long long) y * pl.src_stride,
+            x, n, pl.src_align);
+      float val[2][4];
+#pragma unroll
+      for (int j = 0; j < 2; j++)
+#pragma unroll
+        for (int c = 0; c < 4; c++)
+          val[j][c] = fmaf (acc[c][2 * part + j], p.gain, p.offset);
+      finish_run<uint8_t, 4, 2> (pl, p.w.out, masks, x, y, n, val, src);
+    }
+  }
+}
+
+/* The taps as the kernel rounds them (mask_band): column-major, n x n. */
+static double
+half_tap (const CcMaskParams * p, int i)
+{
+  return __half2float (__float2half_rn (p->mask[i]));
+}
+
+/* The value of a sample in A: 1024 plus the byte (pixel_pair_channels) */
+constexpr double MASK_MMA_BIAS = 1024.0;
+
+}                               /* namespace cc */
+
+/* The bound in LSB on the distance of an output before its rounding from
+ * the exact sum with exact taps: the taps' rounding to halves on samples
+ * up to 255, and the f32 sums of products up to 1279 times a tap (each of
+ * 16 a product and mask row taken to lose up to 2^-22 of the largest
+ * partial sum, as cc_separable_mma_error does; none where the taps are
+ * integers whose sums stay exact in f32), times the gain; then the offset
+ * that takes the bias off, rounded to f32. */
+extern "C" double
+cc_mask_mma_error (const CcMaskParams * p, int radius)
+{
+  const int n = 2 * radius + 1;
+  const double biased_max = cc::MASK_MMA_BIAS + 255.0;
+  double sum_abs_half = 0, sum_half = 0, taps_err = 0, sums_err, bias;
+  int integers = 1;
+
+  for (int i = 0; i < n * n; i++) {
+    const double t = cc::half_tap (p, i);
+    if (!std::isfinite (t))
+      return INFINITY;
+    sum_abs_half += std::fabs (t);
+    sum_half += t;
+    taps_err += std::fabs (t - p->mask[i]);
+    integers = integers && t == std::rint (t);
+  }
+  if (integers && biased_max * sum_abs_half < std::ldexp (1.0, 24))
+    sums_err = 0;
+  else
+    sums_err = 16.0 * n * std::ldexp (1.0, -22) * biased_max * sum_abs_half;
+  bias = p->offset - cc::MASK_MMA_BIAS * sum_half * p->gain;
+  return std::fabs (p->gain) * (255.0 * taps_err + sums_err) +
+      std::ldexp (std::fabs (bias), -24);
+}
+
+extern "C" cudaError_t
+cc_mask_mma_launch (const CcMaskParams * p, int radius, cudaStream_t stream)
+{
+  using G = cc::MaskMmaGeom;
+  CcMaskParams biased = *p;
+  double sum_half = 0;
+
+  for (int i = 0; i < (2 * radius + 1) * (2 * radius + 1); i++)
+    sum_half += cc::half_tap (p, i);
+  biased.offset = (float) (p->offset - cc::MASK_MMA_BIAS * sum_half *
+      p->gain);
+  return cc::dispatch_list (cc::MaskMmaRadii (), radius,[&](auto r) {
+        constexpr int R = decltype (r)::value;
+        cc::mask_mma<R> <<<dim3 (cc::div_up (p->w.plane.width, G::TW),
+                cc::div_up (p->w.plane.height, G::TH)), G::THREADS, 0,
+            stream>>> (biased);
+        return cudaGetLastError ();
+      });
+}
