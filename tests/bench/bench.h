@@ -84,8 +84,9 @@ typedef struct
 /* The benchmark's case list (fixed, see cases.c).  Free with
  * bench_cases_free. */
 BenchCase *bench_cases_new (int *n_cases);
-/* --radius: the gaussian, box and sharpen cases at another radius, with no
- * goal (theirs are for their own radius) */
+/* --radius: the gaussian, box and sharpen cases at another radius, and
+ * below 4 the custom 9x9 case as a mask of that radius, with no goal
+ * (theirs are for their own radius) */
 void bench_cases_set_radius (BenchCase * cases, int n_cases, int radius);
 void bench_cases_free (BenchCase * cases, int n_cases);
 

@@ -64,20 +64,21 @@ bench_format_name (BenchFormat format)
   return "?";
 }
 
-/* A fixed 9x9 matrix of small positive weights that is not rank 1 (the
- * i * j term breaks any outer product), so the planner keeps it a 2-D
- * mask; positive weights keep the result in range, so NPP (which rounds
- * and saturates like us) can be compared with it. */
+/* A fixed side x side matrix (9x9 in the benchmark's own case) of small
+ * positive weights that is not rank 1 (the i * j term breaks any outer
+ * product), so the planner keeps it a 2-D mask; positive weights keep the
+ * result in range, so NPP (which rounds and saturates like us) can be
+ * compared with it. */
 static double *
-custom_matrix (void)
+custom_matrix (int side)
 {
-  double *m = malloc (sizeof (double) * CUSTOM_SIDE * CUSTOM_SIDE);
+  double *m = malloc (sizeof (double) * side * side);
 
   if (m == NULL)
     return NULL;
-  for (int i = 0; i < CUSTOM_SIDE; i++)
-    for (int j = 0; j < CUSTOM_SIDE; j++)
-      m[i * CUSTOM_SIDE + j] = 1 + (i * 5 + j * 3 + i * j) % 7;
+  for (int i = 0; i < side; i++)
+    for (int j = 0; j < side; j++)
+      m[i * side + j] = 1 + (i * 5 + j * 3 + i * j) % 7;
   return m;
 }
 
@@ -191,7 +192,7 @@ add_rgba_cases (BenchCase * cases, int *n, const char *tag, int width,
   snprintf (name, sizeof (name), "%s-custom-9x9", tag);
   c = add_case (cases, n, BENCH_FORMAT_RGBA, width, height,
       CUDACONV_KIND_CUSTOM, name, "custom 9x9 (not separable)");
-  c->matrix = custom_matrix ();
+  c->matrix = custom_matrix (CUSTOM_SIDE);
   if (c->matrix == NULL)
     return 0;
   c->desc.matrix = c->matrix;
@@ -264,15 +265,27 @@ bench_cases_set_radius (BenchCase * cases, int n_cases, int radius)
     BenchCase *c = &cases[i];
     size_t used = strlen (c->what);
 
-    if (c->desc.kind != CUDACONV_KIND_GAUSSIAN &&
-        c->desc.kind != CUDACONV_KIND_BOX &&
-        c->desc.kind != CUDACONV_KIND_SHARPEN)
+    if (c->desc.kind == CUDACONV_KIND_CUSTOM &&
+        c->desc.matrix_side == CUSTOM_SIDE && 2 * radius + 1 < CUSTOM_SIDE) {
+      double *m = custom_matrix (2 * radius + 1);
+      if (m == NULL)
+        continue;
+      free (c->matrix);
+      c->matrix = m;
+      c->desc.matrix = m;
+      c->desc.matrix_side = 2 * radius + 1;
+      snprintf (c->what + used, sizeof (c->what) - used, ", as %dx%d",
+          2 * radius + 1, 2 * radius + 1);
+    } else if (c->desc.kind == CUDACONV_KIND_GAUSSIAN ||
+        c->desc.kind == CUDACONV_KIND_BOX ||
+        c->desc.kind == CUDACONV_KIND_SHARPEN) {
+      set_radius (c, radius);
+      snprintf (c->what + used, sizeof (c->what) - used, ", at radius %d",
+          radius);
+    } else
       continue;
-    set_radius (c, radius);
     c->goal_x_floor = 0;
     c->goal_of[0] = '\0';
-    snprintf (c->what + used, sizeof (c->what) - used, ", at radius %d",
-        radius);
   }
 }
 

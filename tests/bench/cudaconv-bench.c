@@ -60,7 +60,8 @@ typedef struct
   int no_npp;
   int no_check;
   int profile;
-  /* --box-passes, --tensor-cores, --slide, --beside: by CudaConvPath */
+  /* --box-passes, --tensor-cores, --mask-tensor-cores, --slide, --beside:
+   * by CudaConvPath */
   CudaConvChoice choice[CUDACONV_N_PATHS];
   BenchTimerConfig timer;
 } Options;
@@ -106,9 +107,13 @@ usage (FILE * f)
       "  --tensor-cores T  separable filters of 8-bit RGBA on tensor cores\n"
       "                    wherever they can (on), never (off), or as the\n"
       "                    planner chooses (auto, the default): for A/Bs\n"
+      "  --mask-tensor-cores T  masks up to 9x9 of 8-bit RGBA on tensor\n"
+      "                    cores wherever they can (on, or auto, the\n"
+      "                    default) or in f32 (off): for A/Bs\n"
       "  --radius R        the gaussian, box and sharpen cases at radius R\n"
-      "                    (the chroma of YUV cases at R / 2), with no goal:\n"
-      "                    for A/Bs\n"
+      "                    (the chroma of YUV cases at R / 2), and below 4\n"
+      "                    the custom 9x9 case as a mask of radius R, with\n"
+      "                    no goal: for A/Bs\n"
       "  --slide S         separable filters of 8-bit planes of radius 1 to\n"
       "                    4 and the 3x3 stencils of 8-bit RGBA sliding\n"
       "                    down rows (on, in strips of 7 rows; auto, the\n"
@@ -219,6 +224,9 @@ parse_options (int argc, char **argv, Options * opt)
     } else if (strcmp (a, "--tensor-cores") == 0) {
       ok = parse_choice (v, "on", "off",
           &opt->choice[CUDACONV_PATH_TENSOR_CORES]);
+    } else if (strcmp (a, "--mask-tensor-cores") == 0) {
+      ok = parse_choice (v, "on", "off",
+          &opt->choice[CUDACONV_PATH_MASK_TENSOR_CORES]);
     } else if (strcmp (a, "--radius") == 0) {
       ok = parse_int (v, 1, 100, &opt->radius);
     } else if (strcmp (a, "--slide") == 0) {
