@@ -9,18 +9,18 @@
 
 /* A mask of 2 R + 1 rows is the sum of 2 R + 1 one-dimensional
  * correlations, each of a row of input shifted down, and each of those is
- * a product with a banded (Toeplitz) matrix of its mask row's taps.  So a
- * warp item makes 16 output rows of 8 columns of one channel with one
- * mma.sync 16 x 8 x 16 product per mask row: A the input, 16 rows of the
- * 16 columns the 8 outputs need (8 + 2 R, padded), B the band of the
- * mask row, B[k][n] = tap k - n, summed in f32.  The f32 kernel
- * (mask2d.cu) makes an FMA per tap and output; this makes 128 outputs a
- * product, whatever the radius up to 4.
+ * a product with a banded (Toeplitz) matrix of its mask row's taps.  So
+ * 16 output rows of 8 columns of one channel take one mma.sync 16 x 8 x
+ * 16 product per mask row: A the input, 16 rows of the 16 columns the 8
+ * outputs need (8 + 2 R, padded), B the band of the mask row, B[k][n] =
+ * tap k - n, summed in f32.  The f32 kernel (mask2d.cu) makes an FMA per
+ * tap and output; this makes 128 outputs a product, whatever the radius
+ * up to 4.
  *
  * 8-bit samples are exact halves, and so is 1024 plus one, which the
- * samples become with one PRMT a pair (pixel_pair_channels): the
- * product then sums 1024 times the taps too, and the offset takes that
- * off once an output (cc_mask_mma_launch).  The taps are rounded to
+ * samples become with byte permutes alone (pixel_pair_channels, no HSUB2):
+ * the product then sums 1024 times the taps too, and the offset takes
+ * that off once an output (cc_mask_mma_launch).  The taps are rounded to
  * halves; cc_mask_mma_error bounds what that and the f32 sums cost, and
  * the planner takes this kernel only where every output stays within 1
  * LSB of the reference (variants.cuh, MaskMmaRadii).
@@ -28,8 +28,12 @@
  * A block makes a tile of TW x TH outputs: the raw input with a halo of
  * PAD pixels and rows (raw_tile.cuh) in shared memory, then the same as
  * biased halves, a plane a channel, from which ldmatrix gives each warp
- * item's A fragments, the rows of mask row dy dy rows down; the band is
- * in registers, two words a mask row and lane. */
+ * item's A fragments, the rows of mask row dy dy rows down; the bands are
+ * in shared memory too, two words a mask row and lane.  On an H100
+ * (bench/RESULTS.md) a 4K RGBA 9x9 mask took 153 us in f32, 107 with each
+ * lane making its bands from the parameters, 82.5 with the block making
+ * them once, and 76.0 with warp items of two products that share A's
+ * middle columns. */
 
 #include "dispatch.cuh"
 #include "half.cuh"
@@ -52,7 +56,10 @@ struct MaskMmaGeom
   static constexpr int PAD = list_max (MaskMmaRadii ());
   static constexpr int TW = 64;
   static constexpr int TH = 32;
-  static constexpr int ITEMS = TW / 8 * (TH / 16);
+  /* a warp item: 16 rows of 16 columns, two products a mask row and
+   * channel, whose A fragments share 8 columns (ldmatrix reads 3 8 x 8
+   * matrices of A a product instead of 4) */
+  static constexpr int ITEMS = TW / 16 * (TH / 16);
   static constexpr int SPAN_PX = TW + 2 * PAD;
   static constexpr int ROWS = TH + 2 * PAD;
   /* the raw tile, as raw_tile.cuh's TileGeom names it (in samples) */
@@ -75,25 +82,49 @@ struct MaskMmaGeom
 
   static_assert (2 * PAD + 8 == 16, "a product's 16 inputs make 8 outputs");
   static_assert (HALO % CS == 0 && SPAN % CS == 0, "whole chunks");
-  static_assert (TW % 8 == 0 && TH % 16 == 0, "whole products");
+  static_assert (TW % 16 == 0 && TH % 16 == 0, "whole items");
   static_assert (H_PITCH % 8 == 0 && H_PITCH / 8 % 2 == 1, "ldmatrix rows");
 };
 
-/* The band of mask row dy for this lane's B fragments: B[k][n] = tap
- * k - n - (PAD - R) of the row, zero off the mask; lane (g, q) = (lane /
- * 4, lane % 4) holds rows k = 2 q, 2 q + 1 (b[0]) and those plus 8 (b[1])
- * of column n = g.  The mask is column-major (CcMaskParams). */
+/* The bands of the mask rows for the B fragments, in shared memory:
+ * word (dy, w, lane) of lane (g, q) = (lane / 4, lane % 4) holds B[k][n]
+ * = tap k - n - (PAD - R) of mask row dy (zero off the mask) at rows k =
+ * 2 q, 2 q + 1 (w = 0, plus 8 for w = 1) of column n = g.  The block's
+ * threads build them once, at most three words each, and each lane reads
+ * its own two words a mask row, with no bank conflict: each lane reading
+ * all its taps from the parameters at indices of its own cost about a
+ * quarter of the kernel's time (above), and the bands held in registers
+ * spilled (8 bytes at radius 4).
+ * The mask is column-major (CcMaskParams). */
 template <int R> __device__ __forceinline__ void
-mask_band (const CcMaskParams & p, int dy, unsigned (&b)[2])
+mask_bands (const CcMaskParams & p, unsigned *words)
 {
   constexpr int N = 2 * R + 1;
-  const int lane = threadIdx.x % 32;
-  const int base = 2 * (lane % 4) - lane / 4 - (MaskMmaGeom::PAD - R);
-  auto tap =[&](int j) {
-    return j >= 0 && j < N ? p.mask[j * N + dy] : 0.f;
-  };
-  b[0] = half2_bits (__floats2half2_rn (tap (base), tap (base + 1)));
-  b[1] = half2_bits (__floats2half2_rn (tap (base + 8), tap (base + 9)));
+  for (int i = threadIdx.x; i < N * 64; i += MaskMmaGeom::THREADS) {
+    const int lane = i % 32;
+    const int dy = i / 64;
+    const int j = 2 * (lane % 4) - lane / 4 - (MaskMmaGeom::PAD - R) +
+        8 * (i / 32 % 2);
+    auto tap =[&](int k) {
+      return k >= 0 && k < N ? p.mask[k * N + dy] : 0.f;
+    };
+    words[i] = half2_bits (__floats2half2_rn (tap (j), tap (j + 1)));
+  }
+}
+
+/* Two 8 x 8 matrices of halves from shared memory, lanes 0 .. 7 and 8 ..
+ * 15 giving their rows (as ldmatrix_x4, half.cuh). */
+__device__ __forceinline__ void
+ldmatrix_x2 (unsigned (&r)[2], const __half * row)
+{
+#if __CUDA_ARCH__ >= 800
+  asm volatile ("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
+      :"=r" (r[0]), "=r" (r[1])
+      :"r" ((unsigned) __cvta_generic_to_shared (row)):"memory");
+#else
+  r[0] = r[1] = 0;
+  __trap ();
+#endif
 }
 
 /* The raw tile as biased halves (pixel_pair_channels), a plane a
@@ -124,6 +155,7 @@ mask_mma (const __grid_constant__ CcMaskParams p)
   constexpr int N = 2 * R + 1;
   __shared__ __align__ (16) unsigned char raw[G::RAW_BYTES];
   __shared__ __align__ (16) __half h[4 * G::H_PLANE];
+  __shared__ unsigned band_words[N * 64];
   const CcPlane & pl = p.w.plane;
   const int x0 = blockIdx.x * G::TW;
   const int y0 = blockIdx.y * G::TH;
@@ -134,10 +166,7 @@ mask_mma (const __grid_constant__ CcMaskParams p)
   tile_fill<uint8_t, 4, G> (raw, pl, p.w.border, x0 * G::C - G::HALO,
       y0 - G::PAD);
   /* the bands while the copies run */
-  unsigned band[N][2];
-#pragma unroll
-  for (int dy = 0; dy < N; dy++)
-    mask_band<R> (p, dy, band[dy]);
+  mask_bands<R> (p, band_words);
   const RunMasks<uint8_t, 4, 2> masks (p.w.out);
   copy16_wait ();
   __syncthreads ();
@@ -145,27 +174,37 @@ mask_mma (const __grid_constant__ CcMaskParams p)
   __syncthreads ();
 
   for (int item = threadIdx.x / 32; item < G::ITEMS; item += G::WARPS) {
-    const int xb = item % (G::TW / 8) * 8;
-    const int yb = item / (G::TW / 8) * 16;
+    const int xb = item % (G::TW / 16) * 16;
+    const int yb = item / (G::TW / 16) * 16;
     /* ldmatrix rows: lane 8 i + j gives row j (+ 8 for odd i) of the
-     * mask's first row, inputs xb (+ 8 for i >= 2): A's four 8 x 8
-     * parts in fragment order */
-    const __half *in = h + (yb + G::PAD - R + lane % 8 + 8 * (lane / 8 % 2))
-        * G::H_PITCH + xb + 8 * (lane / 16);
-    float acc[4][4] = { };
+     * mask's first row, inputs xb (+ 8 for i >= 2): the first product's
+     * A in fragment order; the second's is its inputs xb + 8 on, whose
+     * last 8 lanes 0 .. 15 give from xb + 16 */
+    const int row = (yb + G::PAD - R + lane % 8 + 8 * (lane / 8 % 2)) *
+        G::H_PITCH;
+    const __half *in = h + row + xb + 8 * (lane / 16);
+    const __half *right = h + row + xb + 16;
+    float acc[2][4][4] = { };
 #pragma unroll
-    for (int dy = 0; dy < N; dy++)
+    for (int dy = 0; dy < N; dy++) {
+      const unsigned b0 = band_words[dy * 64 + lane];
+      const unsigned b1 = band_words[dy * 64 + 32 + lane];
 #pragma unroll
       for (int c = 0; c < 4; c++) {
-        unsigned a[4];
+        unsigned a[4], last[2];
         ldmatrix_x4 (a, in + c * G::H_PLANE + dy * G::H_PITCH);
-        mma_16x8x16 (acc[c], a, band[dy][0], band[dy][1]);
+        ldmatrix_x2 (last, right + c * G::H_PLANE + dy * G::H_PITCH);
+        const unsigned a1[4] = { a[2], a[3], last[0], last[1] };
+        mma_16x8x16 (acc[0][c], a, b0, b1);
+        mma_16x8x16 (acc[1][c], a1, b0, b1);
       }
-    /* D: rows yb + g and yb + g + 8, columns xb + 2 q, + 1 */
+    }
+    /* D: rows yb + g and yb + g + 8, columns xb + 8 s + 2 q, + 1 */
 #pragma unroll
-    for (int part = 0; part < 2; part++) {
-      const int x = x0 + xb + 2 * q;
-      const int y = y0 + yb + g + 8 * part;
+    for (int part = 0; part < 4; part++) {
+      const int s = part / 2;
+      const int x = x0 + xb + 8 * s + 2 * q;
+      const int y = y0 + yb + g + 8 * (part % 2);
       if (x >= pl.width || y >= pl.height)
         continue;
       const int n = min (2, pl.width - x);
@@ -179,13 +218,13 @@ mask_mma (const __grid_constant__ CcMaskParams p)
       for (int j = 0; j < 2; j++)
 #pragma unroll
         for (int c = 0; c < 4; c++)
-          val[j][c] = fmaf (acc[c][2 * part + j], p.gain, p.offset);
+          val[j][c] = fmaf (acc[s][c][2 * (part % 2) + j], p.gain, p.offset);
       finish_run<uint8_t, 4, 2> (pl, p.w.out, masks, x, y, n, val, src);
     }
   }
 }
 
-/* The taps as the kernel rounds them (mask_band): column-major, n x n. */
+/* The taps as the kernel rounds them (mask_bands): column-major, n x n. */
 static double
 half_tap (const CcMaskParams * p, int i)
 {
