@@ -1129,7 +1129,7 @@ group_tensor_cores (Ctx * ctx, int quick)
 /* Masks up to 9x9 of 8-bit four-channel planes on tensor cores
  * (mask_mma.cu): random masks (a third of them integer masks with an
  * offset, exact) at radii 1 to 4 on every border, half of the cases on
- * extremes (0 and 255), sizes from 1x1, around its 64 x 64 tile, up to
+ * extremes (0 and 255), sizes from 1x1, around its 64 x 32 tile, up to
  * several tiles.  The masks make_custom draws all fit its error bound, so
  * each case must have taken it (on GPUs that have it); a quarter of the
  * cases keep it out and must not have, testing the f32 kernel (mask2d.cu)
@@ -1138,7 +1138,7 @@ static void
 group_mask_tensor_cores (Ctx * ctx, int quick)
 {
   static const int sizes[][2] = {
-    {1, 1}, {3, 2}, {63, 63}, {64, 64}, {65, 65}, {129, 17}, {17, 130},
+    {1, 1}, {3, 2}, {63, 31}, {64, 32}, {65, 33}, {129, 17}, {17, 130},
     {5, 300}, {200, 3}
   };
   Group on = { 0 }, off = { 0 };
