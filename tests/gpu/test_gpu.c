@@ -1073,6 +1073,24 @@ group_slide_waves (Ctx * ctx, int quick)
   group_report ("slide-waves", &g);
 }
 
+/* The frame of case index of a tensor-core group, in w and h: one of its
+ * 9 sizes every third case, a random one up to 500 x max_h (half of each
+ * in quick runs) between; and sources of extremes every other four
+ * cases. */
+static void
+tensor_case (Ctx * ctx, int index, const int (*sizes)[2], int max_h,
+    int quick, int *w, int *h)
+{
+  if (index % 3 == 0) {
+    *w = sizes[index / 3 % 9][0];
+    *h = sizes[index / 3 % 9][1];
+  } else {
+    *w = tu_rng_int (ctx->rng, 1, quick ? 200 : 500);
+    *h = tu_rng_int (ctx->rng, 1, quick ? max_h / 2 : max_h);
+  }
+  ctx->extremes = index / 4 % 2;
+}
+
 /* The tiled separable kernel on tensor cores (separable_mma.cu), for 8-bit
  * four-channel planes at radii up to 32 where its error bound allows:
  * gaussians, sharpens, boxes, uniform masks and random rank-1 masks at
@@ -1107,14 +1125,7 @@ group_tensor_cores (Ctx * ctx, int quick)
           radius = 1 + index % 8;
         if (quick && index % 2)
           continue;
-        if (index % 3 == 0) {
-          w = sizes[index / 3 % 9][0];
-          h = sizes[index / 3 % 9][1];
-        } else {
-          w = tu_rng_int (ctx->rng, 1, quick ? 200 : 500);
-          h = tu_rng_int (ctx->rng, 1, quick ? 100 : 200);
-        }
-        ctx->extremes = index / 4 % 2;
+        tensor_case (ctx, index, sizes, 200, quick, &w, &h);
         cudaconv_cuda_test_path (CUDACONV_PATH_TENSOR_CORES, index % 4 == 2 ?
             CUDACONV_CHOICE_NEVER : CUDACONV_CHOICE_ALWAYS);
         run_case (ctx, index % 4 == 2 ? &off : &on, separable_kinds[k],
@@ -1158,14 +1169,7 @@ group_mask_tensor_cores (Ctx * ctx, int quick)
             (CUDACONV_PATH_MASK_TENSOR_CORES, NULL), ran;
         if (quick && index % 2)
           continue;
-        if (index % 3 == 0) {
-          w = sizes[index / 3 % 9][0];
-          h = sizes[index / 3 % 9][1];
-        } else {
-          w = tu_rng_int (ctx->rng, 1, quick ? 200 : 500);
-          h = tu_rng_int (ctx->rng, 1, quick ? 150 : 300);
-        }
-        ctx->extremes = index / 4 % 2;
+        tensor_case (ctx, index, sizes, 300, quick, &w, &h);
         cudaconv_cuda_test_path (CUDACONV_PATH_MASK_TENSOR_CORES, never ?
             CUDACONV_CHOICE_NEVER : CUDACONV_CHOICE_AUTO);
         run_case (ctx, never ? &off : &on, CASE_CUSTOM_GENERAL,
