@@ -28,12 +28,15 @@
  * A block makes a tile of TW x TH outputs: the raw input with a halo of
  * PAD pixels and rows (raw_tile.cuh) in shared memory, then the same as
  * biased halves, a plane a channel, from which ldmatrix gives each warp
- * item's A fragments, the rows of mask row dy dy rows down; the bands are
- * in shared memory too, two words a mask row and lane.  On an H100
- * (bench/RESULTS.md) a 4K RGBA 9x9 mask took 153 us in f32, 107 with each
- * lane making its bands from the parameters, 82.5 with the block making
- * them once, and 76.0 with warp items of two products that share A's
- * middle columns. */
+ * item's A fragments, the rows of mask row dy dy rows down; the words of
+ * the bands are in shared memory too.  The outputs leave as halves as
+ * well: 1024 plus a value in [0, 255] is a half whose low byte is the
+ * value, so rounding and clamping take three instructions a pair.  On an
+ * H100 (bench/RESULTS.md) a 4K RGBA 9x9 mask took 153 us in f32, 107 with
+ * each lane making its bands from the parameters, 82.5 with the block
+ * making them once, 76.0 with warp items of two products that share A's
+ * middle columns, and 73.0 with the stores as halves, the tile converted
+ * four pixels a step and 22 band words a mask row. */
 
 #include "dispatch.cuh"
 #include "half.cuh"
@@ -86,25 +89,27 @@ struct MaskMmaGeom
   static_assert (H_PITCH % 8 == 0 && H_PITCH / 8 % 2 == 1, "ldmatrix rows");
 };
 
-/* The bands of the mask rows for the B fragments, in shared memory:
- * word (dy, w, lane) of lane (g, q) = (lane / 4, lane % 4) holds B[k][n]
- * = tap k - n - (PAD - R) of mask row dy (zero off the mask) at rows k =
- * 2 q, 2 q + 1 (w = 0, plus 8 for w = 1) of column n = g.  The block's
- * threads build them once, at most three words each, and each lane reads
- * its own two words a mask row, with no bank conflict: each lane reading
- * all its taps from the parameters at indices of its own cost about a
- * quarter of the kernel's time (above), and the bands held in registers
- * spilled (8 bytes at radius 4).
+/* The words of the bands of the mask rows for the B fragments, in shared
+ * memory.  Lane (g, q) = (lane / 4, lane % 4) holds in its B fragment
+ * B[k][n] = tap k - n - (PAD - R) of mask row dy (zero off the mask) at
+ * rows k = 2 q, 2 q + 1 (plus 8 in its second word) of column n = g: the
+ * pair of taps from j = 2 q - g - (PAD - R), which is word 2 q - g + 7
+ * (plus 8) of the BAND_WORDS words of row dy, words t holding the taps
+ * t - 7 - (PAD - R) and the next.  The block's threads build them once,
+ * one word each; lanes reading the same word share it, the others hit
+ * distinct banks.  Each lane reading its taps from the parameters at
+ * indices of its own cost about a quarter of the kernel's time (above),
+ * and the bands held in registers spilled (8 bytes at radius 4).
  * The mask is column-major (CcMaskParams). */
+constexpr int BAND_WORDS = 22;
+
 template <int R> __device__ __forceinline__ void
 mask_bands (const CcMaskParams & p, unsigned *words)
 {
   constexpr int N = 2 * R + 1;
-  for (int i = threadIdx.x; i < N * 64; i += MaskMmaGeom::THREADS) {
-    const int lane = i % 32;
-    const int dy = i / 64;
-    const int j = 2 * (lane % 4) - lane / 4 - (MaskMmaGeom::PAD - R) +
-        8 * (i / 32 % 2);
+  for (int i = threadIdx.x; i < N * BAND_WORDS; i += MaskMmaGeom::THREADS) {
+    const int dy = i / BAND_WORDS;
+    const int j = i % BAND_WORDS - 7 - (MaskMmaGeom::PAD - R);
     auto tap =[&](int k) {
       return k >= 0 && k < N ? p.mask[k * N + dy] : 0.f;
     };
@@ -128,23 +133,46 @@ ldmatrix_x2 (unsigned (&r)[2], const __half * row)
 }
 
 /* The raw tile as biased halves (pixel_pair_channels), a plane a
- * channel, two pixels a thread and step. */
+ * channel: a thread takes four pixels of a row a step, one 16-byte read
+ * and four 8-byte writes, and its column stays, so there is no division
+ * a step.  A warp's reads and writes hit distinct banks. */
 __device__ __forceinline__ void
 mask_halves (const unsigned char *raw, __half * h)
 {
   using G = MaskMmaGeom;
-  for (int i = threadIdx.x; i < G::PAIRS; i += G::THREADS) {
-    const int r = i / (G::SPAN_PX / 2);
-    const int x = i % (G::SPAN_PX / 2) * 2;
-    const uint2 px = *reinterpret_cast<const uint2 *> (raw + r *
+  constexpr int QUADS = G::SPAN_PX / 4;
+  constexpr int ROW_STEP = G::THREADS / QUADS;
+  if (threadIdx.x >= ROW_STEP * QUADS)
+    return;
+  const int x = threadIdx.x % QUADS * 4;
+  for (int r = threadIdx.x / QUADS; r < G::ROWS; r += ROW_STEP) {
+    const uint4 px = *reinterpret_cast<const uint4 *> (raw + r *
         G::RAW_PITCH + x * G::C);
-    unsigned e[4];
-    pixel_pair_channels<true> (px.x, px.y, e);
+    unsigned left[4], right[4];
+    pixel_pair_channels<true> (px.x, px.y, left);
+    pixel_pair_channels<true> (px.z, px.w, right);
 #pragma unroll
     for (int c = 0; c < 4; c++)
-      *reinterpret_cast<unsigned *> (h + c * G::H_PLANE + r * G::H_PITCH +
-          x) = e[c];
+      *reinterpret_cast<uint2 *> (h + c * G::H_PLANE + r * G::H_PITCH +
+          x) = make_uint2 (left[c], right[c]);
   }
+}
+
+/* The value of a sample in A: 1024 plus the byte (pixel_pair_channels).
+ * Outputs take the same bias (output_pair): the halves from 1024 to 2047
+ * are the integers, so a half of 1024 plus a byte has the byte low. */
+constexpr float MASK_MMA_BIAS = 1024.f;
+
+/* Two outputs of a channel, v0 and v1 plus MASK_MMA_BIAS, as a pair of
+ * halves: rounded to the nearest integer by the conversion and clamped to
+ * 1024 + [0, 255], so each half's low byte is its output. */
+__device__ __forceinline__ unsigned
+output_pair (float v0, float v1)
+{
+  const __half2 lo = __float2half2_rn (MASK_MMA_BIAS);
+  const __half2 hi = __float2half2_rn (MASK_MMA_BIAS + 255.f);
+  return half2_bits (__hmin2 (__hmax2 (__floats2half2_rn (v0, v1), lo),
+          hi));
 }
 
 template <int R> __global__ void
@@ -155,7 +183,7 @@ mask_mma (const __grid_constant__ CcMaskParams p)
   constexpr int N = 2 * R + 1;
   __shared__ __align__ (16) unsigned char raw[G::RAW_BYTES];
   __shared__ __align__ (16) __half h[4 * G::H_PLANE];
-  __shared__ unsigned band_words[N * 64];
+  __shared__ unsigned band_words[N * BAND_WORDS];
   const CcPlane & pl = p.w.plane;
   const int x0 = blockIdx.x * G::TW;
   const int y0 = blockIdx.y * G::TH;
@@ -184,11 +212,12 @@ mask_mma (const __grid_constant__ CcMaskParams p)
         G::H_PITCH;
     const __half *in = h + row + xb + 8 * (lane / 16);
     const __half *right = h + row + xb + 16;
+    const unsigned *band = band_words + 2 * q - g + 7;
     float acc[2][4][4] = { };
 #pragma unroll
     for (int dy = 0; dy < N; dy++) {
-      const unsigned b0 = band_words[dy * 64 + lane];
-      const unsigned b1 = band_words[dy * 64 + 32 + lane];
+      const unsigned b0 = band[dy * BAND_WORDS];
+      const unsigned b1 = band[dy * BAND_WORDS + 8];
 #pragma unroll
       for (int c = 0; c < 4; c++) {
         unsigned a[4], last[2];
@@ -213,13 +242,22 @@ mask_mma (const __grid_constant__ CcMaskParams p)
       if (p.w.out.need_src)
         run_load<uint8_t, 4, 2> (src, pl.src + (long long) y * pl.src_stride,
             x, n, pl.src_align);
-      float val[2][4];
+      /* the offset holds the outputs' bias (cc_mask_mma_launch) */
+      unsigned pairs[4];
 #pragma unroll
-      for (int j = 0; j < 2; j++)
-#pragma unroll
-        for (int c = 0; c < 4; c++)
-          val[j][c] = fmaf (acc[s][c][2 * (part % 2) + j], p.gain, p.offset);
-      finish_run<uint8_t, 4, 2> (pl, p.w.out, masks, x, y, n, val, src);
+      for (int c = 0; c < 4; c++) {
+        const float *d = acc[s][c] + 2 * (part % 2);
+        pairs[c] = output_pair (fmaf (d[0], p.gain, p.offset), fmaf (d[1],
+                p.gain, p.offset));
+      }
+      /* the low bytes: channels 0 and 1, 2 and 3 of both pixels, then
+       * each pixel's four */
+      const unsigned ch01 = __byte_perm (pairs[0], pairs[1], 0x6240);
+      const unsigned ch23 = __byte_perm (pairs[2], pairs[3], 0x6240);
+      const unsigned made[2] = { __byte_perm (ch01, ch23, 0x5410),
+        __byte_perm (ch01, ch23, 0x7632)
+      };
+      store_run_words<uint8_t, 4, 2> (pl, masks, x, y, n, made, src);
     }
   }
 }
@@ -231,8 +269,13 @@ half_tap (const CcMaskParams * p, int i)
   return __half2float (__float2half_rn (p->mask[i]));
 }
 
-/* The value of a sample in A: 1024 plus the byte (pixel_pair_channels) */
-constexpr double MASK_MMA_BIAS = 1024.0;
+/* The offset the kernel adds: the samples' bias times the taps (whose sum
+ * is sum_half) off, the outputs' bias on. */
+static double
+biased_offset (const CcMaskParams * p, double sum_half)
+{
+  return p->offset - MASK_MMA_BIAS * sum_half * p->gain + MASK_MMA_BIAS;
+}
 
 }                               /* namespace cc */
 
@@ -242,13 +285,15 @@ constexpr double MASK_MMA_BIAS = 1024.0;
  * 16 a product and mask row taken to lose up to 2^-22 of the largest
  * partial sum, as cc_separable_mma_error does; none where the taps are
  * integers whose sums stay exact in f32), times the gain; then the offset
- * that takes the bias off, rounded to f32. */
+ * that takes the samples' bias off and puts the outputs' on, rounded to
+ * f32, and the f32 rounding of the output plus its bias, below 2048
+ * wherever it is not clamped. */
 extern "C" double
 cc_mask_mma_error (const CcMaskParams * p, int radius)
 {
   const int n = 2 * radius + 1;
   const double biased_max = cc::MASK_MMA_BIAS + 255.0;
-  double sum_abs_half = 0, sum_half = 0, taps_err = 0, sums_err, bias;
+  double sum_abs_half = 0, sum_half = 0, taps_err = 0, sums_err, offset;
   int integers = 1;
 
   for (int i = 0; i < n * n; i++) {
@@ -264,9 +309,9 @@ cc_mask_mma_error (const CcMaskParams * p, int radius)
     sums_err = 0;
   else
     sums_err = 16.0 * n * std::ldexp (1.0, -22) * biased_max * sum_abs_half;
-  bias = p->offset - cc::MASK_MMA_BIAS * sum_half * p->gain;
+  offset = cc::biased_offset (p, sum_half);
   return std::fabs (p->gain) * (255.0 * taps_err + sums_err) +
-      std::ldexp (std::fabs (bias), -24);
+      std::ldexp (std::fabs (offset), -24) + std::ldexp (1.0, -14);
 }
 
 extern "C" cudaError_t
@@ -278,8 +323,7 @@ cc_mask_mma_launch (const CcMaskParams * p, int radius, cudaStream_t stream)
 
   for (int i = 0; i < (2 * radius + 1) * (2 * radius + 1); i++)
     sum_half += cc::half_tap (p, i);
-  biased.offset = (float) (p->offset - cc::MASK_MMA_BIAS * sum_half *
-      p->gain);
+  biased.offset = (float) cc::biased_offset (p, sum_half);
   return cc::dispatch_list (cc::MaskMmaRadii (), radius,[&](auto r) {
         constexpr int R = decltype (r)::value;
         cc::mask_mma<R> <<<dim3 (cc::div_up (p->w.plane.width, G::TW),
