@@ -25,18 +25,20 @@
  * the planner takes this kernel only where every output stays within 1
  * LSB of the reference (variants.cuh, MaskMmaRadii).
  *
- * A block makes a tile of TW x TH outputs: the raw input with a halo of
- * PAD pixels and rows (raw_tile.cuh) in shared memory, then the same as
- * biased halves, a plane a channel, from which ldmatrix gives each warp
- * item's A fragments, the rows of mask row dy dy rows down; the words of
- * the bands are in shared memory too.  The outputs leave as halves as
- * well: 1024 plus a value in [0, 255] is a half whose low byte is the
- * value, so rounding and clamping take three instructions a pair.  On an
- * H100 (bench/RESULTS.md) a 4K RGBA 9x9 mask took 153 us in f32, 107 with
- * each lane making its bands from the parameters, 82.5 with the block
- * making them once, 76.0 with warp items of two products that share A's
- * middle columns, and 73.0 with the stores as halves, the tile converted
- * four pixels a step and 22 band words a mask row. */
+ * A block makes a tile of TW x TH outputs.  Its input, with a halo of PAD
+ * pixels and rows, goes to shared memory as biased halves, a plane a
+ * channel: straight from the plane where the halo lies inside it, through
+ * the raw tile (raw_tile.cuh, which borders it) elsewhere.  ldmatrix gives
+ * each warp item's A fragments from there, the rows of mask row dy dy rows
+ * down; the words of the bands are in shared memory too.  The outputs
+ * leave as halves as well: 1024 plus a value in [0, 255] is a half whose
+ * low byte is the value, so rounding and clamping take three instructions
+ * a pair.  On an H100 (bench/RESULTS.md) a 4K RGBA 9x9 mask took 153 us in
+ * f32, 107 with each lane making its bands from the parameters, 82.5 with
+ * the block making them once, 76.0 with warp items of two products that
+ * share A's middle columns, 73.0 with the stores as halves, the tile
+ * converted four pixels a step and 22 band words a mask row, and 70.4
+ * with inside tiles read straight from the plane. */
 
 #include "dispatch.cuh"
 #include "half.cuh"
@@ -79,13 +81,18 @@ struct MaskMmaGeom
    * 16 bytes) falls in distinct banks */
   static constexpr int H_PITCH = SPAN_PX;
   static constexpr int H_PLANE = ROWS * H_PITCH;
-  static constexpr int PAIRS = ROWS * SPAN_PX / 2;
+  /* the conversion to halves: four pixels a thread and step, a column a
+   * thread, QUAD_ROWS rows apart */
+  static constexpr int QUADS = SPAN_PX / 4;
+  static constexpr int QUAD_ROWS = THREADS / QUADS;
+  static constexpr int QUAD_STEPS = (ROWS + QUAD_ROWS - 1) / QUAD_ROWS;
   /* registers (64) for 4 blocks an SM, none spilled */
   static constexpr int MIN_BLOCKS = 4;
 
   static_assert (2 * PAD + 8 == 16, "a product's 16 inputs make 8 outputs");
   static_assert (HALO % CS == 0 && SPAN % CS == 0, "whole chunks");
   static_assert (TW % 16 == 0 && TH % 16 == 0, "whole items");
+  static_assert (SPAN_PX % 4 == 0, "whole quads");
   static_assert (H_PITCH % 8 == 0 && H_PITCH / 8 % 2 == 1, "ldmatrix rows");
 };
 
@@ -132,30 +139,72 @@ ldmatrix_x2 (unsigned (&r)[2], const __half * row)
 #endif
 }
 
-/* The raw tile as biased halves (pixel_pair_channels), a plane a
- * channel: a thread takes four pixels of a row a step, one 16-byte read
- * and four 8-byte writes, and its column stays, so there is no division
- * a step.  A warp's reads and writes hit distinct banks. */
+/* Four pixels of row r of the tile from column x on, px, as biased halves
+ * (pixel_pair_channels) in each channel's plane: one 8-byte write a
+ * channel. */
+__device__ __forceinline__ void
+halves_quad (__half * h, int r, int x, uint4 px)
+{
+  using G = MaskMmaGeom;
+  unsigned left[4], right[4];
+  pixel_pair_channels<true> (px.x, px.y, left);
+  pixel_pair_channels<true> (px.z, px.w, right);
+#pragma unroll
+  for (int c = 0; c < 4; c++)
+    *reinterpret_cast<uint2 *> (h + c * G::H_PLANE + r * G::H_PITCH + x) =
+        make_uint2 (left[c], right[c]);
+}
+
+/* The tile as halves, from the raw tile (tiles whose halo crosses the
+ * plane's edge, which tile_fill borders).  A thread takes four pixels of
+ * a row a step and keeps its column, so there is no division a step; a
+ * warp's 16-byte reads and 8-byte writes hit distinct banks. */
 __device__ __forceinline__ void
 mask_halves (const unsigned char *raw, __half * h)
 {
   using G = MaskMmaGeom;
-  constexpr int QUADS = G::SPAN_PX / 4;
-  constexpr int ROW_STEP = G::THREADS / QUADS;
-  if (threadIdx.x >= ROW_STEP * QUADS)
+  if (threadIdx.x >= G::QUAD_ROWS * G::QUADS)
     return;
-  const int x = threadIdx.x % QUADS * 4;
-  for (int r = threadIdx.x / QUADS; r < G::ROWS; r += ROW_STEP) {
-    const uint4 px = *reinterpret_cast<const uint4 *> (raw + r *
-        G::RAW_PITCH + x * G::C);
-    unsigned left[4], right[4];
-    pixel_pair_channels<true> (px.x, px.y, left);
-    pixel_pair_channels<true> (px.z, px.w, right);
+  const int x = threadIdx.x % G::QUADS * 4;
+  for (int r = threadIdx.x / G::QUADS; r < G::ROWS; r += G::QUAD_ROWS)
+    halves_quad (h, r, x, *reinterpret_cast<const uint4 *> (raw + r *
+            G::RAW_PITCH + x * G::C));
+}
+
+/* Whether the tile at x0, y0 and its halo lie inside the plane, in rows
+ * whose 16-byte words mask_halves_inside can read */
+__device__ __forceinline__ bool
+mask_tile_inside (const CcPlane & pl, int x0, int y0)
+{
+  using G = MaskMmaGeom;
+  return pl.src_align >= 16 && x0 >= G::PAD && y0 >= G::PAD &&
+      x0 + G::TW + G::PAD <= pl.width && y0 + G::TH + G::PAD <= pl.height;
+}
+
+/* The tile as halves straight from the plane, in mask_halves' order, all
+ * of a thread's reads first: no raw tile, so one barrier and a round trip
+ * through shared memory fewer (4K 9x9 went from 73.2 to 70.4 us on an
+ * H100, bench/RESULTS.md). */
+__device__ __forceinline__ void
+mask_halves_inside (const CcPlane & pl, int x0, int y0, __half * h)
+{
+  using G = MaskMmaGeom;
+  if (threadIdx.x >= G::QUAD_ROWS * G::QUADS)
+    return;
+  const int x = threadIdx.x % G::QUADS * 4;
+  const int top = threadIdx.x / G::QUADS;
+  const unsigned char *src = pl.src + (long long) (y0 - G::PAD + top) *
+      pl.src_stride + (long long) (x0 - G::PAD + x) * G::C;
+  uint4 px[G::QUAD_STEPS];
 #pragma unroll
-    for (int c = 0; c < 4; c++)
-      *reinterpret_cast<uint2 *> (h + c * G::H_PLANE + r * G::H_PITCH +
-          x) = make_uint2 (left[c], right[c]);
-  }
+  for (int i = 0; i < G::QUAD_STEPS; i++)
+    if (top + i * G::QUAD_ROWS < G::ROWS)
+      px[i] = __ldg (reinterpret_cast<const uint4 *> (src + (long long) i *
+              G::QUAD_ROWS * pl.src_stride));
+#pragma unroll
+  for (int i = 0; i < G::QUAD_STEPS; i++)
+    if (top + i * G::QUAD_ROWS < G::ROWS)
+      halves_quad (h, top + i * G::QUAD_ROWS, x, px[i]);
 }
 
 /* The value of a sample in A: 1024 plus the byte (pixel_pair_channels).
@@ -191,14 +240,19 @@ mask_mma (const __grid_constant__ CcMaskParams p)
   const int g = lane / 4;
   const int q = lane % 4;
 
-  tile_fill<uint8_t, 4, G> (raw, pl, p.w.border, x0 * G::C - G::HALO,
-      y0 - G::PAD);
-  /* the bands while the copies run */
-  mask_bands<R> (p, band_words);
   const RunMasks<uint8_t, 4, 2> masks (p.w.out);
-  copy16_wait ();
-  __syncthreads ();
-  mask_halves (raw, h);
+  if (mask_tile_inside (pl, x0, y0)) {
+    mask_bands<R> (p, band_words);
+    mask_halves_inside (pl, x0, y0, h);
+  } else {
+    tile_fill<uint8_t, 4, G> (raw, pl, p.w.border, x0 * G::C - G::HALO,
+        y0 - G::PAD);
+    /* the bands while the copies run */
+    mask_bands<R> (p, band_words);
+    copy16_wait ();
+    __syncthreads ();
+    mask_halves (raw, h);
+  }
   __syncthreads ();
 
   for (int item = threadIdx.x / 32; item < G::ITEMS; item += G::WARPS) {
