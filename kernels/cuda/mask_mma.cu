@@ -38,8 +38,9 @@
  * the block making them once, 76.0 with warp items of two products that
  * share A's middle columns, 73.0 with the stores as halves, the tile
  * converted four pixels a step and 22 band words a mask row, 70.4 with
- * inside tiles read straight from the plane, and 68.3 with the copied
- * channels' inputs taken from the tile. */
+ * inside tiles read straight from the plane, 68.3 with the copied
+ * channels' inputs taken from the tile, and 67.1 with the bands built
+ * while an inside tile's reads run. */
 
 #include "dispatch.cuh"
 #include "half.cuh"
@@ -173,7 +174,7 @@ mask_halves (const unsigned char *raw, __half * h)
 }
 
 /* Whether the tile at x0, y0 and its halo lie inside the plane, in rows
- * whose 16-byte words mask_halves_inside can read */
+ * whose 16-byte words mask_inside_read can read */
 __device__ __forceinline__ bool
 mask_tile_inside (const CcPlane & pl, int x0, int y0)
 {
@@ -182,30 +183,40 @@ mask_tile_inside (const CcPlane & pl, int x0, int y0)
       x0 + G::TW + G::PAD <= pl.width && y0 + G::TH + G::PAD <= pl.height;
 }
 
-/* The tile as halves straight from the plane, in mask_halves' order, all
- * of a thread's reads first: no raw tile, so one barrier and a round trip
- * through shared memory fewer (4K 9x9 went from 73.2 to 70.4 us on an
- * H100, bench/RESULTS.md). */
+/* An inside tile as halves straight from the plane, in mask_halves'
+ * order, with no raw tile: one barrier and a round trip through shared
+ * memory fewer (4K 9x9 went from 73.2 to 70.4 us on an H100,
+ * bench/RESULTS.md).  The reads come first (mask_inside_read), so that the
+ * block builds its bands while they run (68.5 to 67.1 us), then the
+ * halves (mask_inside_halves). */
 __device__ __forceinline__ void
-mask_halves_inside (const CcPlane & pl, int x0, int y0, __half * h)
+mask_inside_read (const CcPlane & pl, int x0, int y0,
+    uint4 (&px)[MaskMmaGeom::QUAD_STEPS])
 {
   using G = MaskMmaGeom;
-  if (threadIdx.x >= G::QUAD_ROWS * G::QUADS)
-    return;
-  const int x = threadIdx.x % G::QUADS * 4;
   const int top = threadIdx.x / G::QUADS;
   const unsigned char *src = pl.src + (long long) (y0 - G::PAD + top) *
-      pl.src_stride + (long long) (x0 - G::PAD + x) * G::C;
-  uint4 px[G::QUAD_STEPS];
+      pl.src_stride + (long long) (x0 - G::PAD + threadIdx.x % G::QUADS *
+      4) * G::C;
 #pragma unroll
   for (int i = 0; i < G::QUAD_STEPS; i++)
-    if (top + i * G::QUAD_ROWS < G::ROWS)
+    if (threadIdx.x < G::QUAD_ROWS * G::QUADS &&
+        top + i * G::QUAD_ROWS < G::ROWS)
       px[i] = __ldg (reinterpret_cast<const uint4 *> (src + (long long) i *
               G::QUAD_ROWS * pl.src_stride));
+}
+
+__device__ __forceinline__ void
+mask_inside_halves (const uint4 (&px)[MaskMmaGeom::QUAD_STEPS], __half * h)
+{
+  using G = MaskMmaGeom;
+  const int top = threadIdx.x / G::QUADS;
 #pragma unroll
   for (int i = 0; i < G::QUAD_STEPS; i++)
-    if (top + i * G::QUAD_ROWS < G::ROWS)
-      halves_quad (h, top + i * G::QUAD_ROWS, x, px[i]);
+    if (threadIdx.x < G::QUAD_ROWS * G::QUADS &&
+        top + i * G::QUAD_ROWS < G::ROWS)
+      halves_quad (h, top + i * G::QUAD_ROWS, threadIdx.x % G::QUADS * 4,
+          px[i]);
 }
 
 /* The value of a sample in A: 1024 plus the byte (pixel_pair_channels).
@@ -255,8 +266,11 @@ mask_mma (const __grid_constant__ CcMaskParams p)
 
   const RunMasks<uint8_t, 4, 2> masks (p.w.out);
   if (mask_tile_inside (pl, x0, y0)) {
+    uint4 px[G::QUAD_STEPS];
+    mask_inside_read (pl, x0, y0, px);
+    /* the bands while the reads run */
     mask_bands<R> (p, band_words);
-    mask_halves_inside (pl, x0, y0, h);
+    mask_inside_halves (px, h);
   } else {
     tile_fill<uint8_t, 4, G> (raw, pl, p.w.border, x0 * G::C - G::HALO,
         y0 - G::PAD);
