@@ -1141,16 +1141,19 @@ group_tensor_cores (Ctx * ctx, int quick)
  * (mask_mma.cu): random masks (a third of them integer masks with an
  * offset, exact) at radii 1 to 4 on every border, half of the cases on
  * extremes (0 and 255), sizes from 1x1, around its 64 x 32 tile, up to
- * several tiles.  The masks make_custom draws all fit its error bound, so
- * each case must have taken it (on GPUs that have it); a quarter of the
- * cases keep it out and must not have, testing the f32 kernel (mask2d.cu)
+ * several tiles.  Half of the cases have sources whose rows are aligned
+ * to 16 bytes, so that tiles whose halo lies inside the frame (from
+ * 132 x 68 on) read it straight; the others go through the bordered raw
+ * tile.  The masks make_custom draws all fit its error bound, so each
+ * case must have taken it (on GPUs that have it); a quarter of the cases
+ * keep it out and must not have, testing the f32 kernel (mask2d.cu)
  * beside it. */
 static void
 group_mask_tensor_cores (Ctx * ctx, int quick)
 {
   static const int sizes[][2] = {
     {1, 1}, {3, 2}, {63, 31}, {64, 32}, {65, 33}, {129, 17}, {17, 130},
-    {5, 300}, {200, 3}
+    {5, 300}, {197, 101}
   };
   Group on = { 0 }, off = { 0 };
   int index = 0, major = 0;
@@ -1170,6 +1173,7 @@ group_mask_tensor_cores (Ctx * ctx, int quick)
         if (quick && index % 2)
           continue;
         tensor_case (ctx, index, sizes, 300, quick, &w, &h);
+        ctx->src_align = index / 2 % 2 ? 0 : 16;
         cudaconv_cuda_test_path (CUDACONV_PATH_MASK_TENSOR_CORES, never ?
             CUDACONV_CHOICE_NEVER : CUDACONV_CHOICE_AUTO);
         run_case (ctx, never ? &off : &on, CASE_CUSTOM_GENERAL,
@@ -1185,6 +1189,7 @@ group_mask_tensor_cores (Ctx * ctx, int quick)
   cudaconv_cuda_test_path (CUDACONV_PATH_MASK_TENSOR_CORES,
       CUDACONV_CHOICE_AUTO);
   ctx->extremes = 0;
+  ctx->src_align = 0;
   group_report ("mask-tensor-cores", &on);
   group_report ("mask-tensor-cores-off", &off);
 }
