@@ -132,8 +132,7 @@ set_goal (BenchCase * c, const char *tag, double goal_4k)
   if (strcmp (tag, "4k") == 0)
     c->goal_x_floor = goal_4k;
   else
-    snprintf (c->goal_of, sizeof (c->goal_of), "4k%s",
-        c->name + strlen (tag));
+    snprintf (c->goal_of, sizeof (c->goal_of), "4k%s", c->name + strlen (tag));
 }
 
 static double

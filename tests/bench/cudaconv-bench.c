@@ -124,8 +124,7 @@ usage (FILE * f)
       "                    or each after the last (off): for A/Bs\n"
       "Random inputs are fresh each run: CUDACONV_TEST_SEED=N replays.\n",
       MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP, PROFILE_RUNS,
-      BUDGET_MIN_RUNS,
-      DEFAULT_BUDGET_MS, DEFAULT_MAX_RUN_MS);
+      BUDGET_MIN_RUNS, DEFAULT_BUDGET_MS, DEFAULT_MAX_RUN_MS);
 }
 
 static int
@@ -828,8 +827,7 @@ print_progress (int i, int n, const BenchResult * r)
     printf (" ours %.1f us (floor %.1f us: memcpy %.1f, SM copy %.1f, "
         "2-D memcpy %.1f; %s, buffers x%d)", r->ours.median_us,
         bench_result_floor_us (r, NULL), r->copy_1d.median_us,
-        r->copy_sm.median_us, r->copy_2d.median_us, r->plan_ops,
-        r->n_buffers);
+        r->copy_sm.median_us, r->copy_2d.median_us, r->plan_ops, r->n_buffers);
   printf (", check %s", !r->check.done ? "n/a" : r->check.ok ? "ok" : "FAILED");
   if (npp != NULL)
     printf (", NPP %s %.1f us", npp->label, npp->timing.median_us);
