@@ -27,20 +27,20 @@
  *
  * A block makes a tile of TW x TH outputs.  Its input, with a halo of PAD
  * pixels and rows, goes to shared memory as biased halves, a plane a
- * channel: straight from the plane where the halo lies inside it, through
- * the raw tile (raw_tile.cuh, which borders it) elsewhere.  ldmatrix gives
- * each warp item's A fragments from there, the rows of mask row dy dy rows
- * down; the words of the bands are in shared memory too.  The outputs
- * leave as halves as well: 1024 plus a value in [0, 255] is a half whose
- * low byte is the value, so rounding and clamping take three instructions
- * a pair.  On an H100 (bench/RESULTS.md) a 4K RGBA 9x9 mask took 153 us in
- * f32, 107 with each lane making its bands from the parameters, 82.5 with
- * the block making them once, 76.0 with warp items of two products that
- * share A's middle columns, 73.0 with the stores as halves, the tile
- * converted four pixels a step and 22 band words a mask row, 70.4 with
- * inside tiles read straight from the plane, 68.3 with the copied
- * channels' inputs taken from the tile, and 67.1 with the bands built
- * while an inside tile's reads run. */
+ * channel: straight from the plane where the halo lies inside it in rows
+ * aligned to 16 bytes, through the raw tile (raw_tile.cuh, which borders
+ * it) elsewhere.  ldmatrix gives each warp item's A fragments from there,
+ * the rows of mask row dy dy rows down; the words of the bands are in
+ * shared memory too.  The outputs leave as halves as well: 1024 plus a
+ * value in [0, 255] is a half whose low byte is the value, so rounding and
+ * clamping take three instructions a pair.  On an H100 (bench/RESULTS.md)
+ * a 4K RGBA 9x9 mask took 153 us in f32, 107 with each lane making its
+ * bands from the parameters, 82.5 with the block making them once, 76.0
+ * with warp items of two products that share A's middle columns, 73.0 with
+ * the stores as halves, the tile converted four pixels a step and 22 band
+ * words a mask row, 70.4 with inside tiles read straight from the plane,
+ * 68.3 with the copied channels' inputs taken from the tile, and 67.1 with
+ * the bands built while an inside tile's reads run. */
 
 #include "dispatch.cuh"
 #include "half.cuh"
@@ -158,7 +158,8 @@ halves_quad (__half * h, int r, int x, uint4 px)
 }
 
 /* The tile as halves, from the raw tile (tiles whose halo crosses the
- * plane's edge, which tile_fill borders).  A thread takes four pixels of
+ * plane's edge, which tile_fill borders, or whose rows are not aligned
+ * to 16 bytes).  A thread takes four pixels of
  * a row a step and keeps its column, so there is no division a step; a
  * warp's 16-byte reads and 8-byte writes hit distinct banks. */
 __device__ __forceinline__ void
