@@ -15,7 +15,9 @@
  * outputs need (8 + 2 R, padded), B the band of the mask row, B[k][n] =
  * tap k - n, summed in f32.  The f32 kernel (mask2d.cu) makes an FMA per
  * tap and output; this makes 128 outputs a product, whatever the radius
- * up to 4.
+ * up to 4.  The 16 rows are every other row of the tile's 32, so that
+ * each A serves two products: the even rows' with one mask row, the odd
+ * rows' with the mask row above.
  *
  * 8-bit samples are exact halves, and so is 1024 plus one, which the
  * samples become with byte permutes alone (pixel_pair_channels, no HSUB2):
@@ -29,18 +31,18 @@
  * pixels and rows, goes to shared memory as biased halves, a plane a
  * channel: straight from the plane where the halo lies inside it in rows
  * aligned to 16 bytes, through the raw tile (raw_tile.cuh, which borders
- * it) elsewhere.  ldmatrix gives each warp item's A fragments from there,
- * the rows of mask row dy dy rows down; the words of the bands are in
- * shared memory too.  The outputs leave as halves as well: 1024 plus a
- * value in [0, 255] is a half whose low byte is the value, so rounding and
- * clamping take three instructions a pair.  On an H100 (bench/RESULTS.md)
- * a 4K RGBA 9x9 mask took 153 us in f32, 107 with each lane making its
- * bands from the parameters, 82.5 with the block making them once, 76.0
- * with warp items of two products that share A's middle columns, 73.0 with
- * the stores as halves, the tile converted four pixels a step and 22 band
- * words a mask row, 70.4 with inside tiles read straight from the plane,
- * 68.3 with the copied channels' inputs taken from the tile, and 67.1 with
- * the bands built while an inside tile's reads run. */
+ * it) elsewhere.  ldmatrix gives each warp item's A fragments from there;
+ * the words of the bands are in shared memory too.  The outputs leave as
+ * halves as well: 1024 plus a value in [0, 255] is a half whose low byte
+ * is the value, so rounding and clamping take three instructions a pair.
+ * On an H100 (bench/RESULTS.md) a 4K RGBA 9x9 mask took 153 us in f32,
+ * 107 with each lane making its bands from the parameters, 82.5 with the
+ * block making them once, 76.0 with warp items of two products that share
+ * A's middle columns, 73.0 with the stores as halves, the tile converted
+ * four pixels a step and 22 band words a mask row, 70.4 with inside tiles
+ * read straight from the plane, 68.3 with the copied channels' inputs
+ * taken from the tile, 67.1 with the bands built while an inside tile's
+ * reads run, and 62.2 with each A serving two products. */
 
 #include "dispatch.cuh"
 #include "half.cuh"
@@ -63,10 +65,9 @@ struct MaskMmaGeom
   static constexpr int PAD = list_max (MaskMmaRadii ());
   static constexpr int TW = 64;
   static constexpr int TH = 32;
-  /* a warp item: 16 rows of 16 columns, two products a mask row and
-   * channel, whose A fragments share 8 columns (ldmatrix reads 3 8 x 8
-   * matrices of A a product instead of 4) */
-  static constexpr int ITEMS = TW / 16 * (TH / 16);
+  /* a warp item: 8 columns of the tile's 32 rows, as two products a
+   * mask row and channel, of its even and its odd rows (mask_mma) */
+  static constexpr int ITEMS = TW / 8;
   static constexpr int SPAN_PX = TW + 2 * PAD;
   static constexpr int ROWS = TH + 2 * PAD;
   /* the raw tile, as raw_tile.cuh's TileGeom names it (in samples) */
@@ -78,10 +79,12 @@ struct MaskMmaGeom
   static constexpr int NCH = SPAN / CS;
   static constexpr int CHUNKS = ROWS * NCH;
   static constexpr int ROUNDS = (CHUNKS + THREADS - 1) / THREADS;
-  /* the tile again as halves, a plane a channel: rows of H_PITCH halves,
-   * an odd number of 16-byte units, so that each ldmatrix phase (8 rows of
-   * 16 bytes) falls in distinct banks */
+  /* the tile again as halves, a plane a channel, its even rows first,
+   * then its odd ones (tile_row): rows of H_PITCH halves, an odd number of
+   * 16-byte units, so that each ldmatrix phase (8 rows of 16 bytes) falls
+   * in distinct banks */
   static constexpr int H_PITCH = SPAN_PX;
+  static constexpr int H_ODD = ROWS / 2 * H_PITCH;
   static constexpr int H_PLANE = ROWS * H_PITCH;
   /* the conversion to halves: four pixels a thread and step, a column a
    * thread, QUAD_ROWS rows apart */
@@ -93,7 +96,8 @@ struct MaskMmaGeom
 
   static_assert (2 * PAD + 8 == 16, "a product's 16 inputs make 8 outputs");
   static_assert (HALO % CS == 0 && SPAN % CS == 0, "whole chunks");
-  static_assert (TW % 16 == 0 && TH % 16 == 0, "whole items");
+  static_assert (TW % 8 == 0 && TH == 32, "whole items");
+  static_assert (ROWS % 2 == 0, "as many even rows as odd ones");
   static_assert (SPAN_PX % 4 == 0, "whole quads");
   static_assert (H_PITCH % 8 == 0 && H_PITCH / 8 % 2 == 1, "ldmatrix rows");
 };
@@ -126,19 +130,14 @@ mask_bands (const CcMaskParams & p, unsigned *words)
   }
 }
 
-/* Two 8 x 8 matrices of halves from shared memory, lanes 0 .. 7 and 8 ..
- * 15 giving their rows (as ldmatrix_x4, half.cuh). */
-__device__ __forceinline__ void
-ldmatrix_x2 (unsigned (&r)[2], const __half * row)
+/* Where row r of the tile starts in a channel's plane of halves: the
+ * even rows, then the odd ones, so that the rows two apart of a product's
+ * A are H_PITCH apart. */
+__device__ __forceinline__ int
+tile_row (int r)
 {
-#if __CUDA_ARCH__ >= 800
-  asm volatile ("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
-      :"=r" (r[0]), "=r" (r[1])
-      :"r" ((unsigned) __cvta_generic_to_shared (row)):"memory");
-#else
-  r[0] = r[1] = 0;
-  __trap ();
-#endif
+  using G = MaskMmaGeom;
+  return r % 2 * G::H_ODD + r / 2 * G::H_PITCH;
 }
 
 /* Four pixels of row r of the tile from column x on, px, as biased halves
@@ -153,7 +152,7 @@ halves_quad (__half * h, int r, int x, uint4 px)
   pixel_pair_channels<true> (px.z, px.w, right);
 #pragma unroll
   for (int c = 0; c < 4; c++)
-    *reinterpret_cast<uint2 *> (h + c * G::H_PLANE + r * G::H_PITCH + x) =
+    *reinterpret_cast<uint2 *> (h + c * G::H_PLANE + tile_row (r) + x) =
         make_uint2 (left[c], right[c]);
 }
 
@@ -284,38 +283,45 @@ mask_mma (const __grid_constant__ CcMaskParams p)
   __syncthreads ();
 
   for (int item = threadIdx.x / 32; item < G::ITEMS; item += G::WARPS) {
-    const int xb = item % (G::TW / 16) * 16;
-    const int yb = item / (G::TW / 16) * 16;
-    /* ldmatrix rows: lane 8 i + j gives row j (+ 8 for odd i) of the
-     * mask's first row, inputs xb (+ 8 for i >= 2): the first product's
-     * A in fragment order; the second's is its inputs xb + 8 on, whose
-     * last 8 lanes 0 .. 15 give from xb + 16 */
-    const int row = (yb + G::PAD - R + lane % 8 + 8 * (lane / 8 % 2)) *
-        G::H_PITCH;
-    const __half *in = h + row + xb + 8 * (lane / 16);
-    const __half *right = h + row + xb + 16;
+    const int xb = item * 8;
+    /* ldmatrix rows: lane 8 m + j gives row i = j (+ 8 for odd m) of A,
+     * inputs xb (+ 8 for m >= 2).  A's row i is the tile's row 2 i + k +
+     * PAD - R for the k-th fragment, which the even output rows 2 i take
+     * with mask row k and the odd ones 2 i + 1 with mask row k - 1: so a
+     * fragment serves two products, and a channel takes N + 1 of them
+     * for 2 N products (two 8 x 8 matrices a product, against three when
+     * the items were 16 rows of 16 columns whose fragments shared 8
+     * columns) */
+    const int i = lane % 8 + 8 * (lane / 8 % 2);
+    const __half *in = h + i * G::H_PITCH + xb + 8 * (lane / 16);
     const unsigned *band = band_words + 2 * q - g + 7;
     float acc[2][4][4] = { };
+    unsigned b0 = 0, b1 = 0;
 #pragma unroll
-    for (int dy = 0; dy < N; dy++) {
-      const unsigned b0 = band[dy * BAND_WORDS];
-      const unsigned b1 = band[dy * BAND_WORDS + 8];
+    for (int k = 0; k <= N; k++) {
+      const unsigned last0 = b0, last1 = b1;
+      if (k < N) {
+        b0 = band[k * BAND_WORDS];
+        b1 = band[k * BAND_WORDS + 8];
+      }
+      const int first_row = tile_row (k + G::PAD - R);
 #pragma unroll
       for (int c = 0; c < 4; c++) {
-        unsigned a[4], last[2];
-        ldmatrix_x4 (a, in + c * G::H_PLANE + dy * G::H_PITCH);
-        ldmatrix_x2 (last, right + c * G::H_PLANE + dy * G::H_PITCH);
-        const unsigned a1[4] = { a[2], a[3], last[0], last[1] };
-        mma_16x8x16 (acc[0][c], a, b0, b1);
-        mma_16x8x16 (acc[1][c], a1, b0, b1);
+        unsigned a[4];
+        ldmatrix_x4 (a, in + c * G::H_PLANE + first_row);
+        if (k < N)
+          mma_16x8x16 (acc[0][c], a, b0, b1);
+        if (k > 0)
+          mma_16x8x16 (acc[1][c], a, last0, last1);
       }
     }
-    /* D: rows yb + g and yb + g + 8, columns xb + 8 s + 2 q, + 1 */
+    /* D: rows 2 g + odd and 2 (g + 8) + odd, columns xb + 2 q, + 1 */
 #pragma unroll
     for (int part = 0; part < 4; part++) {
-      const int s = part / 2;
-      const int x = x0 + xb + 8 * s + 2 * q;
-      const int y = y0 + yb + g + 8 * (part % 2);
+      const int odd = part / 2;
+      const int ly = 2 * (g + 8 * (part % 2)) + odd;
+      const int x = x0 + xb + 2 * q;
+      const int y = y0 + ly;
       if (x >= pl.width || y >= pl.height)
         continue;
       const int n = min (2, pl.width - x);
@@ -325,8 +331,7 @@ mask_mma (const __grid_constant__ CcMaskParams p)
       Run<uint8_t, 4, 2> src;
       *reinterpret_cast<uint2 *> (src.u.b) = make_uint2 (0, 0);
       if (p.w.out.need_src) {
-        const __half *at = h + (yb + g + 8 * (part % 2) + G::PAD) *
-            G::H_PITCH + xb + 8 * s + 2 * q + G::PAD;
+        const __half *at = h + tile_row (ly + G::PAD) + xb + 2 * q + G::PAD;
         unsigned in[4], px[2];
 #pragma unroll
         for (int c = 0; c < 4; c++)
@@ -338,7 +343,7 @@ mask_mma (const __grid_constant__ CcMaskParams p)
       unsigned pairs[4];
 #pragma unroll
       for (int c = 0; c < 4; c++) {
-        const float *d = acc[s][c] + 2 * (part % 2);
+        const float *d = acc[odd][c] + 2 * (part % 2);
         pairs[c] = output_pair (fmaf (d[0], p.gain, p.offset), fmaf (d[1],
                 p.gain, p.offset));
       }
