@@ -140,11 +140,21 @@ tile_row (int r)
   return r % 2 * G::H_ODD + r / 2 * G::H_PITCH;
 }
 
-/* Four pixels of row r of the tile from column x on, px, as biased halves
- * (pixel_pair_channels) in each channel's plane: one 8-byte write a
- * channel. */
+/* The row of the tile that the plane holds k rows in (tile_row's
+ * inverse): the conversion to halves goes down the plane, not the tile,
+ * so that a warp's writes are one run of bytes, free of bank conflicts. */
+__device__ __forceinline__ int
+row_held (int k)
+{
+  using G = MaskMmaGeom;
+  return k < G::ROWS / 2 ? 2 * k : 2 * (k - G::ROWS / 2) + 1;
+}
+
+/* Four pixels of the tile from column x on, px, as biased halves
+ * (pixel_pair_channels) in each channel's plane, k rows down it (the
+ * tile's row row_held (k)): one 8-byte write a channel. */
 __device__ __forceinline__ void
-halves_quad (__half * h, int r, int x, uint4 px)
+halves_quad (__half * h, int k, int x, uint4 px)
 {
   using G = MaskMmaGeom;
   unsigned left[4], right[4];
@@ -152,7 +162,7 @@ halves_quad (__half * h, int r, int x, uint4 px)
   pixel_pair_channels<true> (px.z, px.w, right);
 #pragma unroll
   for (int c = 0; c < 4; c++)
-    *reinterpret_cast<uint2 *> (h + c * G::H_PLANE + tile_row (r) + x) =
+    *reinterpret_cast<uint2 *> (h + c * G::H_PLANE + k * G::H_PITCH + x) =
         make_uint2 (left[c], right[c]);
 }
 
@@ -168,9 +178,9 @@ mask_halves (const unsigned char *raw, __half * h)
   if (threadIdx.x >= G::QUAD_ROWS * G::QUADS)
     return;
   const int x = threadIdx.x % G::QUADS * 4;
-  for (int r = threadIdx.x / G::QUADS; r < G::ROWS; r += G::QUAD_ROWS)
-    halves_quad (h, r, x, *reinterpret_cast<const uint4 *> (raw + r *
-            G::RAW_PITCH + x * G::C));
+  for (int k = threadIdx.x / G::QUADS; k < G::ROWS; k += G::QUAD_ROWS)
+    halves_quad (h, k, x, *reinterpret_cast<const uint4 *> (raw +
+            row_held (k) * G::RAW_PITCH + x * G::C));
 }
 
 /* Whether the tile at x0, y0 and its halo lie inside the plane, in rows
@@ -195,15 +205,15 @@ mask_inside_read (const CcPlane & pl, int x0, int y0,
 {
   using G = MaskMmaGeom;
   const int top = threadIdx.x / G::QUADS;
-  const unsigned char *src = pl.src + (long long) (y0 - G::PAD + top) *
+  const unsigned char *src = pl.src + (long long) (y0 - G::PAD) *
       pl.src_stride + (long long) (x0 - G::PAD + threadIdx.x % G::QUADS *
       4) * G::C;
 #pragma unroll
   for (int i = 0; i < G::QUAD_STEPS; i++)
     if (threadIdx.x < G::QUAD_ROWS * G::QUADS &&
         top + i * G::QUAD_ROWS < G::ROWS)
-      px[i] = __ldg (reinterpret_cast<const uint4 *> (src + (long long) i *
-              G::QUAD_ROWS * pl.src_stride));
+      px[i] = __ldg (reinterpret_cast<const uint4 *> (src + (long long)
+              row_held (top + i * G::QUAD_ROWS) * pl.src_stride));
 }
 
 __device__ __forceinline__ void
