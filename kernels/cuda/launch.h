@@ -337,10 +337,12 @@ cudaError_t cc_mask_launch (const CcMaskParams * p, CudaConvSampleType type,
     int channels, int fixed_radius, int skip, cudaStream_t stream);
 /* The same fixed masks of 8-bit four-channel planes on tensor cores
  * (mask_mma.cu), at a radius of cc::MaskMmaRadii, and the bound in LSB on
- * what its halves cost against the exact sum. */
+ * what its halves cost against the exact sum, which also gives the offset
+ * the kernel adds in place of p's. */
 cudaError_t cc_mask_mma_launch (const CcMaskParams * p, int radius,
-    cudaStream_t stream);
-double cc_mask_mma_error (const CcMaskParams * p, int radius);
+    float kernel_offset, cudaStream_t stream);
+double cc_mask_mma_error (const CcMaskParams * p, int radius,
+    float *kernel_offset);
 cudaError_t cc_stencil_shape (CudaConvSampleType type, int channels,
     CcLaunchShape * shape);
 cudaError_t cc_stencil_launch (const CcMaskParams * p,

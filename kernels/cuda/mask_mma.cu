@@ -22,10 +22,10 @@
  * 8-bit samples are exact halves, and so is 1024 plus one, which the
  * samples become with byte permutes alone (pixel_pair_channels, no HSUB2):
  * the product then sums 1024 times the taps too, and the offset takes
- * that off once an output (cc_mask_mma_launch).  The taps are rounded to
- * halves; cc_mask_mma_error bounds what that and the f32 sums cost, and
- * the planner takes this kernel only where every output stays within 1
- * LSB of the reference (variants.cuh, MaskMmaRadii).
+ * that off once an output.  The taps are rounded to halves;
+ * cc_mask_mma_error bounds what that and the f32 sums cost (and makes the
+ * offset), and the planner takes this kernel only where every output
+ * stays within 1 LSB of the reference (variants.cuh, MaskMmaRadii).
  *
  * A block makes a tile of TW x TH outputs.  Its input, with a halo of PAD
  * pixels and rows, goes to shared memory as biased halves, a plane a
@@ -349,7 +349,7 @@ mask_mma (const __grid_constant__ CcMaskParams p)
         pixels_of_pairs (in, px);
         *reinterpret_cast<uint2 *> (src.u.b) = make_uint2 (px[0], px[1]);
       }
-      /* the offset holds the outputs' bias (cc_mask_mma_launch) */
+      /* the offset holds the outputs' bias (biased_offset) */
       unsigned pairs[4];
 #pragma unroll
       for (int c = 0; c < 4; c++) {
@@ -389,15 +389,17 @@ biased_offset (const CcMaskParams * p, double sum_half)
  * integers whose sums stay exact in f32), times the gain; then the offset
  * that takes the samples' bias off and puts the outputs' on, rounded to
  * f32, and the f32 rounding of the output plus its bias, below 2048
- * wherever it is not clamped. */
+ * wherever it is not clamped.  *kernel_offset is that offset, which
+ * cc_mask_mma_launch takes. */
 extern "C" double
-cc_mask_mma_error (const CcMaskParams * p, int radius)
+cc_mask_mma_error (const CcMaskParams * p, int radius, float *kernel_offset)
 {
   const int n = 2 * radius + 1;
   const double biased_max = cc::MASK_MMA_BIAS + 255.0;
   double sum_abs_half = 0, sum_half = 0, taps_err = 0, sums_err, offset;
   int integers = 1;
 
+  *kernel_offset = 0.f;
   for (int i = 0; i < n * n; i++) {
     const double t = cc::half_tap (p, i);
     if (!std::isfinite (t))
@@ -412,20 +414,19 @@ cc_mask_mma_error (const CcMaskParams * p, int radius)
   else
     sums_err = 16.0 * n * std::ldexp (1.0, -22) * biased_max * sum_abs_half;
   offset = cc::biased_offset (p, sum_half);
+  *kernel_offset = (float) offset;
   return std::fabs (p->gain) * (255.0 * taps_err + sums_err) +
       std::ldexp (std::fabs (offset), -24) + std::ldexp (1.0, -14);
 }
 
 extern "C" cudaError_t
-cc_mask_mma_launch (const CcMaskParams * p, int radius, cudaStream_t stream)
+cc_mask_mma_launch (const CcMaskParams * p, int radius, float kernel_offset,
+    cudaStream_t stream)
 {
   using G = cc::MaskMmaGeom;
   CcMaskParams biased = *p;
-  double sum_half = 0;
 
-  for (int i = 0; i < (2 * radius + 1) * (2 * radius + 1); i++)
-    sum_half += cc::half_tap (p, i);
-  biased.offset = (float) cc::biased_offset (p, sum_half);
+  biased.offset = kernel_offset;
   return cc::dispatch_list (cc::MaskMmaRadii (), radius,[&](auto r) {
         constexpr int R = decltype (r)::value;
         cc::mask_mma<R> <<<dim3 (cc::div_up (p->w.plane.width, G::TW),

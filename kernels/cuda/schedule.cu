@@ -875,16 +875,17 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
 /* ------------------------------------------------------------- 2-D masks */
 
 /* Whether a fixed mask (p's taps, at radius) goes on tensor cores
- * (mask_mma.cu) within 1 LSB. */
+ * (mask_mma.cu) within 1 LSB, with the offset that kernel adds. */
 static int
 mask_mma_fits (const CudaConvCuda * cuda, const CcMaskParams * p,
-    const CcOutput * out, CudaConvSampleType type, int channels, int radius)
+    const CcOutput * out, CudaConvSampleType type, int channels, int radius,
+    float *kernel_offset)
 {
   return test_choice (CUDACONV_PATH_MASK_TENSOR_CORES) !=
       CUDACONV_CHOICE_NEVER && cc::mask_mma_has (type, channels, radius) &&
       cuda->compute_major >= cc::MMA_MIN_COMPUTE && out->shift == 0 &&
-      out->max_value == 255 && cc_mask_mma_error (p,
-      radius) <= cc::HALF_MAX_ERROR;
+      out->max_value == 255 && cc_mask_mma_error (p, radius,
+      kernel_offset) <= cc::HALF_MAX_ERROR;
 }
 
 static CudaConvStatus
@@ -905,15 +906,16 @@ run_mask (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
   p.gain = (float) plan->gain;
   p.offset = (float) plan->offset;
   if (fixed) {
-    shape = cc_mask_shape (channels, nx, ny);
+    float kernel_offset;
     for (int j = 0; j < nx; j++)        /* column-major */
       for (int i = 0; i < ny; i++)
         p.mask[j * ny + i] = (float) plan->mask[i * nx + j];
-    if (mask_mma_fits (cuda, &p, out, type, channels, fixed)) {
+    if (mask_mma_fits (cuda, &p, out, type, channels, fixed, &kernel_offset)) {
       path_taken (CUDACONV_PATH_MASK_TENSOR_CORES, 0);
-      return cc_launched (cc_mask_mma_launch (&p, fixed, stream),
-          "launching the mask kernel on tensor cores", err);
+      return cc_launched (cc_mask_mma_launch (&p, fixed, kernel_offset,
+              stream), "launching the mask kernel on tensor cores", err);
     }
+    shape = cc_mask_shape (channels, nx, ny);
   } else {
     p.chunk_x = nx < MASK_CHUNK ? nx : MASK_CHUNK;
     p.chunk_y = MASK_CHUNK;
