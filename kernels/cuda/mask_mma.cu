@@ -88,7 +88,7 @@ struct MaskMmaGeom
   static constexpr int H_ODD = ROWS / 2 * H_PITCH;
   static constexpr int H_PLANE = ROWS * H_PITCH;
   /* the conversion to halves: four pixels a thread and step, a column a
-   * thread, QUAD_ROWS rows apart */
+   * thread, QUAD_ROWS of the plane's rows apart (row_held) */
   static constexpr int QUADS = SPAN_PX / 4;
   static constexpr int QUAD_ROWS = THREADS / QUADS;
   static constexpr int QUAD_STEPS = (ROWS + QUAD_ROWS - 1) / QUAD_ROWS;
@@ -169,9 +169,9 @@ halves_quad (__half * h, int k, int x, uint4 px)
 
 /* The tile as halves, from the raw tile (tiles whose halo crosses the
  * plane's edge, which tile_fill borders, or whose rows are not aligned
- * to 16 bytes).  A thread takes four pixels of
- * a row a step and keeps its column, so there is no division a step; a
- * warp's 16-byte reads and 8-byte writes hit distinct banks. */
+ * to 16 bytes).  A thread takes four pixels of a row a step and keeps its
+ * column, so there is no division a step; a warp's 8-byte writes are one
+ * run of bytes (row_held). */
 __device__ __forceinline__ void
 mask_halves (const unsigned char *raw, __half * h)
 {
