@@ -300,9 +300,9 @@ mask_mma (const __grid_constant__ CcMaskParams p)
      * PAD - R for the k-th fragment, which the even output rows 2 i take
      * with mask row k and the odd ones 2 i + 1 with mask row k - 1: so a
      * fragment serves two products, and a channel takes N + 1 of them
-     * for 2 N products (two 8 x 8 matrices a product, against three when
-     * the items were 16 rows of 16 columns whose fragments shared 8
-     * columns) */
+     * for 2 N products (4 (N + 1) / (2 N) 8 x 8 matrices a product, 2.2
+     * at 9x9, against three when the items were 16 rows of 16 columns
+     * whose fragments shared 8 columns) */
     const int i = lane % 8 + 8 * (lane / 8 % 2);
     const __half *in = h + i * G::H_PITCH + xb + 8 * (lane / 16);
     const unsigned *band = band_words + 2 * q - g + 7;
