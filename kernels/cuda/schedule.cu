@@ -524,7 +524,7 @@ run_mma (CudaConvCuda * cuda, const SepJob * job, int radius,
    * every step down the rings too */
   strip = test_choice (CUDACONV_PATH_TENSOR_CORES) ==
       CUDACONV_CHOICE_ALWAYS ? cc::MMA_MAX_STRIP :
-      cc::mma_strip (tiles, cuda->sm_count);
+      cc::mma_strip (radius, tiles, cuda->sm_count);
   path_taken (CUDACONV_PATH_TENSOR_CORES, strip);
   return cc_launched (cc_separable_mma_launch (&p, radius, strip, batch,
           stream),

@@ -66,8 +66,7 @@ template <int R> struct MmaGeom
    * TH rows reads (every access is 8 rows from a multiple of 8, so none
    * wraps) */
   static constexpr int ROWS = TH - 16 + 16 * STEPS;
-  /* blocks an SM: registers for 3 where shared memory holds 3 */
-  static constexpr int MIN_BLOCKS = R <= 16 ? 3 : 2;
+  static constexpr int MIN_BLOCKS = mma_blocks (R);
   /* the raw tile, as raw_tile.cuh's TileGeom names it (in samples) */
   static constexpr int CS = 16;
   static constexpr int HALO = R * C;

@@ -345,21 +345,34 @@ using MmaRadii = IntList<12, 16, 24, 32>;
 constexpr int MMA_MIN_RADIUS = TILE_MAX_RADIUS + 1;
 constexpr int MMA_MIN_COMPUTE = 8;
 
+/* Blocks an SM of the kernel on tensor cores (its launch bounds): as many
+ * as its registers allow, where its shared memory holds them. */
+constexpr int
+mma_blocks (int radius)
+{
+  return radius <= 16 ? 3 : 2;
+}
+
 /* Each block makes a strip of tiles down the plane, so that the input
  * rows of its halo are read and filtered across once a strip, not once a
- * tile; strips no longer than leaves MMA_BLOCKS_PER_SM blocks an SM, and
- * at most MMA_MAX_STRIP tiles.  Blocks work through a strip alone, so
- * long strips starve the SMs: an RGBA gaussian at 4K (4080 tiles) took
- * 124 us at radius 16 in strips of 1 or 2 tiles, 137 in 3 and 156 in 4;
- * at radius 32 245, 208, 203 and 221; at 1080p (1020 tiles) one tile was
- * best at both radii. */
-constexpr int MMA_BLOCKS_PER_SM = 15;
+ * tile; strips no longer than leaves MMA_STRIP_WAVES waves of resident
+ * blocks (mma_blocks an SM), and at most MMA_MAX_STRIP tiles.  Blocks work
+ * through a strip alone, so long strips starve the SMs.  An RGBA gaussian
+ * at 4K (4080 tiles) on an H100 took 124 us at radius 16 in strips of 1 or
+ * 2 tiles, 137 in 3 and 156 in 4; at radius 32 245, 208, 203 and 221.  On
+ * an H200 (bench/RESULTS.md) radius 12 took 128, 123, 129 and 140; 16
+ * 126, 123, 130 and 141; 24 203, 179, 174 and 186; 32 261, 219, 208 and
+ * 221.  At 1080p (1020 tiles) one tile was best at every radius, or as
+ * good as two.  Five waves give 4K strips of 2 tiles to radius 16 and of 3
+ * past it, and 1080p one. */
+constexpr int MMA_STRIP_WAVES = 5;
 constexpr int MMA_MAX_STRIP = 8;
 
 constexpr int
-mma_strip (long long tiles, int sm_count)
+mma_strip (int radius, long long tiles, int sm_count)
 {
-  long long strip = tiles / ((long long) MMA_BLOCKS_PER_SM * sm_count);
+  long long strip = tiles /
+      ((long long) MMA_STRIP_WAVES * mma_blocks (radius) * sm_count);
   return strip < 1 ? 1 : strip > MMA_MAX_STRIP ? MMA_MAX_STRIP : (int) strip;
 }
 
