@@ -54,13 +54,15 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 stencil3x3.cu) rather than in tiles (separable_half.cu,
  *                 separable_tile.cu, stencil3x3.cu); AUTO: whole
  *                 frames, for separable filters where its error bound
- *                 allows (across first, no unsharp mask or offset);
+ *                 allows (down first; on 16-byte lanes no offset, and
+ *                 unsharp masks only in halves);
  *                 ALWAYS: the same, in strips of 7 rows (so that small
  *                 test frames have several).
  *   UNSHARP_HALVES unsharp masks of 8-bit four-channel planes on SLIDE's
- *                 narrow lanes in halves rather than f32
+ *                 lanes in halves rather than f32
  *                 (separable_slide.cu); AUTO and ALWAYS: where
- *                 cc_unsharp_half_error allows; NEVER: in f32.
+ *                 cc_unsharp_half_error allows; NEVER: in f32 (on
+ *                 16-byte lanes, which have no f32 finish: the tile).
  *   SLIDE_BESIDE  a plane's separable kernel sliding down rows launched
  *                 beside the last plane's (cudaconv_cuda_run_planes), so
  *                 that it may start once every block of that one has;

@@ -295,9 +295,8 @@ cudaError_t cc_separable_half_launch (const CcSepParams * p, int radius,
     const CcBatch * batch, cudaStream_t stream);
 /* The same arithmetic sliding down strips of rows rows high, one of
  * SlideStripRows (separable_slide.cu), for 8-bit planes of 1, 2 or 4
- * channels at a radius slide_has; four channels at radius 1 go across
- * first, so their bound is cc_separable_half_error with the axes swapped
- * (slide_down_first).  16-bit planes of 2 channels go in f32.  With
+ * channels at a radius slide_has, down first as the tile goes, so within
+ * cc_separable_half_error.  16-bit planes of 2 channels go in f32.  With
  * CC_BESIDE_LAUNCHED in p->beside it is launched to start once every block
  * of the stream's last kernel has (PDL), which must share no byte with
  * it; p->beside must be 0 where slide_has_beside is false. */

@@ -385,19 +385,18 @@ mma_tile_fits (const CudaConvCuda * cuda, const SepJob * job,
  * whole frames of 8- or 16-bit samples in 4-byte aligned rows, at a
  * compiled radius (slide_has), with the balanced taps (put in tx and ty).
  * 16-bit samples go in f32, as the tiled kernel takes them.  8-bit ones go
- * in halves, with the error bound in the kernel's order of passes
- * (slide_down_first).  Down first, an unsharp mask goes in halves too
- * (*unsharp_half) where the kernel has them (slide_unsharp_half) and
- * cc_unsharp_half_error allows, else in f32, its
- * amount scaling the bound as in half_tile_fits; across first takes no
- * unsharp mask and no offset (see separable_slide.cu). */
+ * in halves, down first, with the error bound in that order.  An unsharp
+ * mask goes in halves too (*unsharp_half) where the kernel has them
+ * (slide_unsharp_half) and cc_unsharp_half_error allows, else in f32, its
+ * amount scaling the bound as in half_tile_fits; lane kinds without the
+ * f32 finish (slide_f32_finish) take neither that nor an offset. */
 static int
 slide_fits (const SepJob * job, int radius, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels,
     const CcBatch * batch, double *tx, double *ty, int *unsharp_half)
 {
   int sample_bytes = (int) cudaconv_sample_size (type);
-  int down_first, ntx = 2 * job->rx + 1, nty = 2 * job->ry + 1;
+  int f32_finish, ntx = 2 * job->rx + 1, nty = 2 * job->ry + 1;
   double error, sum_x = 0, sum_y = 0;
 
   *unsharp_half = 0;
@@ -405,15 +404,13 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
       batch != NULL || type == CUDACONV_SAMPLE_F32 ||
       !cc::slide_has (channels, radius, sample_bytes) || pl->src_align < 4)
     return 0;
-  down_first = cc::slide_down_first (channels, radius, sample_bytes);
-  if ((!down_first && (job->unsharp || job->offset != 0)) ||
+  f32_finish = cc::slide_f32_finish (channels, radius, sample_bytes);
+  if ((!f32_finish && job->offset != 0) ||
       (sample_bytes == 1 && (out->shift != 0 || out->max_value != 255)))
     return 0;
-  balance_taps (job, down_first, tx, ty);
+  balance_taps (job, 1, tx, ty);
   if (sample_bytes == 2)
     return 1;
-  if (!down_first)
-    return cc_separable_half_error (ty, nty, tx, ntx) <= cc::HALF_MAX_ERROR;
   error = cc_separable_half_error (tx, ntx, ty, nty);
   if (!job->unsharp)
     return error <= cc::HALF_MAX_ERROR;
@@ -426,7 +423,8 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
       test_choice (CUDACONV_PATH_UNSHARP_HALVES) !=
       CUDACONV_CHOICE_NEVER && cc_unsharp_half_error (error,
       255.0 * sum_x * sum_y, job->amount) <= cc::HALF_MAX_ERROR;
-  return *unsharp_half || fabs (job->amount) * error <= cc::HALF_MAX_ERROR;
+  return *unsharp_half || (f32_finish &&
+      fabs (job->amount) * error <= cc::HALF_MAX_ERROR);
 }
 
 /* The strip height of a kernel sliding down rows whose launch bounds are
@@ -464,7 +462,7 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
 {
   CcSepParams p;
   CudaConvStatus s;
-  int rows = slide_rows (cuda, pl, cc::slide_blocks (channels, radius),
+  int rows = slide_rows (cuda, pl, cc::slide_blocks (radius),
       cc::slide_warp_px (channels, radius,
           (int) cudaconv_sample_size (type)));
 
@@ -976,7 +974,7 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
   if (stencil_slide_fits (pl, out, type, channels)) {
     int skip = cc::skipped_channel (type, channels, out);
-    int blocks = p.laplacian ? cc::slide_blocks (4, 1) :
+    int blocks = p.laplacian ? cc::slide_blocks (1) :
         cc::sobel_slide_blocks (skip);
     int rows = slide_rows (cuda, pl, blocks, cc::slide_warp_px (4, 1));
     path_taken (CUDACONV_PATH_SLIDE, rows);

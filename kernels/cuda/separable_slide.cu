@@ -7,81 +7,24 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* Small separable filters of 8-bit planes of one, two or four channels,
- * with no tile: warps slide down strips of rows (slide.cuh), in pairs of
- * halves (separable_half.cu's arithmetic).
- *
- * Four channels at radius 1, 16 bytes a lane, go across first: each
- * input row is filtered across, then its results times each vertical tap
- * go into the output rows' sums.  cc_separable_half_error takes the
- * horizontal taps as its first pass (the planner swaps them).
- *
- * Narrow lanes of 8 bytes (one and two channels, four at radii 2 to 4)
- * go down first (narrow_strip), as the tiled kernels do; 16-bit planes of
- * two channels too, in floats.  Their warps clear of the plane's edges
- * take an unrolled copy of the strip without the edge code (narrow_rows),
- * or a loop (narrow_loop), or neither, as variants.cuh says. */
+/* Small separable filters of 8-bit planes of one, two or four channels
+ * and 16-bit planes of two, with no tile: warps slide down strips of rows
+ * (slide.cuh), down first: each input row, as the lane's elements, goes
+ * into the sums down, then each output row's sums go across by shuffles
+ * (down_rows).  8-bit samples go in pairs of halves (separable_half.cu's
+ * arithmetic; cc_separable_half_error takes the vertical taps as its
+ * first pass), 16-bit ones in floats.  Four channels at radius 1 take 16
+ * bytes a lane, the others 8 (variants.cuh).  Their warps clear of the
+ * plane's edges take an unrolled copy of the strip without the edge code
+ * (down_rows), or a loop (down_loop), or neither, as variants.cuh
+ * says. */
 
 #include "slide.cuh"
 
 namespace cc
 {
 
-/* slide_strip's filter for four channels: the taps as pairs of halves. */
-template <int RADIUS> struct SeparableSlide
-{
-  using Lane = SlideLane<4, RADIUS>;
-  static_assert (!Lane::DOWN_FIRST, "four channels across first");
-  static constexpr int R = RADIUS, TAPS = 2 * R + 1;
-  using Across = __half2[4][2];
-  struct Sum
-  {
-    __half2 v[4][2];
-  };
-
-  HalfTaps<TAPS> tx, ty;
-
-  __device__ __forceinline__ SeparableSlide (const CcSepParams & p)
-      : tx (p.taps_x), ty (p.taps_y)
-  {
-  }
-
-  __device__ __forceinline__ void across (const uint4 & row, Across & out)
-      const
-  {
-    __half2 e[4 + 2 * R][2];
-    slide_window<R> (row, e);
-#pragma unroll
-    for (int j = 0; j < 4; j++)
-#pragma unroll
-      for (int c = 0; c < 2; c++) {
-        out[j][c] = __hmul2 (tx.t[0], e[j][c]);
-#pragma unroll
-        for (int t = 1; t < TAPS; t++)
-          out[j][c] = __hfma2 (tx.t[t], e[j + t][c], out[j][c]);
-      }
-  }
-
-  __device__ __forceinline__ void add (const Across & a, int t, Sum & s)
-      const
-  {
-#pragma unroll
-    for (int i = 0; i < 4; i++)
-#pragma unroll
-      for (int c = 0; c < 2; c++)
-        s.v[i][c] = t == 0 ? __hmul2 (ty.t[0], a[i][c]) :
-            __hfma2 (ty.t[t], a[i][c], s.v[i][c]);
-  }
-
-  __device__ __forceinline__ void store (const CcWindow & w, const Sum & s,
-      const Run<uint8_t, 4, 4> & in, int x, int y, int n) const
-  {
-    store_run_half (w.plane, RunMasks<uint8_t, 4, 4> (w.out), x, y, n, s.v,
-        in);
-  }
-};
-
-/* The arithmetic of a narrow lane's elements (NarrowElem): pairs of
+/* The arithmetic of a lane's elements (LaneElem): pairs of
  * halves, or floats. */
 __device__ __forceinline__ __half2
 elem_mul (__half2 a, __half2 b)
@@ -120,21 +63,21 @@ template <int NT> struct FloatTaps
   }
 };
 
-template <typename T, int NT> using NarrowTaps =
+template <typename T, int NT> using LaneTaps =
     std::conditional_t<sizeof (T) == 1, HalfTaps<NT>, FloatTaps<NT>>;
 
-/* The horizontal pass of a lane's four elements v of one row, into h:
+/* The horizontal pass of a lane's N elements v of one row, into h:
  * the window of the lane's neighbours by shuffles, then the taps tx. */
-template <typename T, int C, int R, typename E> __device__ __forceinline__
-    void
-narrow_across (const NarrowTaps<T, 2 * R + 1> & tx, const E (&v)[4],
-    E (&h)[4])
+template <typename T, int C, int R, typename E, int N>
+    __device__ __forceinline__ void
+lane_across (const LaneTaps<T, 2 * R + 1> & tx, const E (&v)[N],
+    E (&h)[N])
 {
-  constexpr int STEP = NARROW_STEP<T, C>;
-  E e[4 + 2 * R * STEP];
-  narrow_window<T, C, R> (v, e);
+  constexpr int STEP = LANE_STEP<T, C>;
+  E e[N + 2 * R * STEP];
+  lane_window<T, C, R> (v, e);
 #pragma unroll
-  for (int j = 0; j < 4; j++) {
+  for (int j = 0; j < N; j++) {
     h[j] = elem_mul (tx.t[0], e[j]);
 #pragma unroll
     for (int t = 1; t < 2 * R + 1; t++)
@@ -144,76 +87,81 @@ narrow_across (const NarrowTaps<T, 2 * R + 1> & tx, const E (&v)[4],
 
 /* Stores a lane's pixels of output row o of the strip, whose correlation
  * is h, through the channel map; its input row is raw as bytes (which only
- * copied channels read), and src_of (E (&)[4]) gives it as elements where
+ * copied channels read), and src_of (E (&)[N]) gives it as elements where
  * an unsharp mask or an offset takes them.  Summing down, src_of makes
  * them from raw, so that a plain filter's warps leave that out (4K GRAY8
  * 0.4 us faster: bench/RESULTS.md).  An offset goes in f32
  * (unsharp_or_offset), as in separable_half.cu; so does an unsharp mask,
  * but in halves where the lane kind has them (slide_unsharp_half) and the
- * planner's bound allows (CcSepParams' unsharp_half).  WHOLE: the lane's
- * pixels are all in the plane (an interior warp's). */
+ * planner's bound allows (CcSepParams' unsharp_half).  Lane kinds without
+ * that f32 finish (slide_f32_finish: 16-byte lanes) store halves only:
+ * the planner gives them no offset, and unsharp masks only in halves.
+ * WHOLE: the lane's pixels are all in the plane (an interior warp's). */
 template <typename T, bool WHOLE, class L, int R, int ROWS, typename E,
     class SrcOf> __device__ __forceinline__ void
-narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
-    int o, const E (&h)[4], const uint2 & raw, const SrcOf & src_of)
+lane_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
+    int o, const E (&h)[L::ELEMS], const typename L::Raw & raw,
+    const SrcOf & src_of)
 {
-  constexpr int C = L::C, PX = L::PX;
+  constexpr int C = L::C, PX = L::PX, N = L::ELEMS;
   const int y = sw.y0 + o;
   const int n = WHOLE ? PX : sw.n;
   const RunMasks<T, C, PX> masks (p.w.out);
   typename L::In in;
   float val[PX][C];
 
-  *reinterpret_cast<uint2 *> (in.u.b) = raw;
+  *reinterpret_cast<typename L::Raw *> (in.u.b) = raw;
   if constexpr (sizeof (T) == 2) {
-    E src[4];
+    E src[N];
     src_of (src);
 #pragma unroll
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < N; k++)
       val[k / C][k % C] = unsharp_or_offset (p, h[k], src[k]);
   } else {
     const bool unsharp_half = L::UNSHARP_HALF && p.unsharp_half;
-    if (unsharp_half || (!p.unsharp && p.offset == 0.f)) {
+    if (!L::F32_FINISH || unsharp_half ||
+        (!p.unsharp && p.offset == 0.f)) {
       /* bytes from halves, through the map's bit masks: the unsharp mask
        * rounds v - f and its FMA (cc_unsharp_half_error), and is clamped
-       * at 0 (narrow_bytes clamps at 255) */
-      E out[4];
+       * at 0 (lane_of_halves clamps at 255) */
+      E out[N];
 #pragma unroll
-      for (int k = 0; k < 4; k++)
+      for (int k = 0; k < N; k++)
         out[k] = h[k];
       if (unsharp_half) {
         const __half2 amount = __float2half2_rn (p.amount);
         const __half2 zero = __float2half2_rn (0.f);
-        E src[4];
+        E src[N];
         src_of (src);
 #pragma unroll
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < N; k++)
           out[k] = __hmax2 (__hfma2 (amount, __hsub2 (src[k], h[k]),
                   src[k]), zero);
       }
-      const uint2 bytes = narrow_bytes<C> (out);
-      const unsigned made[2] = { bytes.x, bytes.y };
+      const typename L::Raw bytes = lane_of_halves<C> (out);
+      unsigned made[N / 2];
+      memcpy (made, &bytes, sizeof (made));
       store_run_words<T, C, PX> (sw.pl, masks, sw.x, y, n, made, in);
       return;
     }
-    float2 pairs[4];
-    E src[4];
+    float2 pairs[N];
+    E src[N];
     src_of (src);
 #pragma unroll
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < N; k++) {
       const float2 f = __half22float2 (h[k]), v = __half22float2 (src[k]);
       pairs[k] = make_float2 (unsharp_or_offset (p, f.x, v.x),
           unsharp_or_offset (p, f.y, v.y));
     }
-    narrow_floats<C> (pairs, val);
+    lane_floats<C, N> (pairs, val);
   }
   /* the f32 values: 16-bit samples, or 8-bit ones past an offset or an
    * unsharp mask in f32 */
   finish_run<T, C, PX> (sw.pl, p.w.out, masks, sw.x, y, n, val, in);
 }
 
-/* The strip of narrow lanes (8 bytes a lane), down first: each input row,
- * as the lane's 4 elements, enters a ring of the TAPS rows an output row
+/* The strip, down first: each input row, as the lane's N elements
+ * (SlideLane::ELEMS), enters a ring of the TAPS rows an output row
  * takes; each output row sums them down, then its sums go across by
  * shuffles, tap t STEP elements after tap t - 1.  Where the lane kind
  * sums down (slide_sums_down), each input row goes instead into the sums
@@ -223,20 +171,21 @@ narrow_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
  * first, as slide_strip does, a strip would filter its 2 R halo rows
  * across too: at radius 4 in strips of 4 rows, three rows for each it
  * makes (70 instructions a pixel of GRAY8, and slower than the tile:
- * bench/RESULTS.md); here a halo row costs its load and its conversion.
- * The rows enter SLIDE_NARROW_AHEAD ahead of their use.  8-bit samples go
+ * bench/RESULTS.md); here a halo row costs its load, its conversion and
+ * its taps down (4K RGBA at radius 1 on an H200: 27.0 us against 28.4
+ * across first).
+ * The rows enter SLIDE_DOWN_AHEAD ahead of their use.  8-bit samples go
  * in pairs of halves, 16-bit ones in floats (f32 has no error bound to
  * meet: its rounding is far below 1 LSB, as in the f32 tile). */
 template <typename T, int C, int R, int ROWS, bool INTERIOR>
     __device__ __forceinline__ void
-narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
+down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
         ROWS> & sw)
 {
   using L = SlideLane<C, R, T>;
-  using E = NarrowElem<T>;
-  static_assert (L::DOWN_FIRST, "narrow lanes");
-  constexpr int TAPS = 2 * R + 1, INPUTS = ROWS + 2 * R;
-  constexpr int AHEAD = SLIDE_NARROW_AHEAD, RAW = AHEAD + 1;
+  using E = LaneElem<T>;
+  constexpr int TAPS = 2 * R + 1, INPUTS = ROWS + 2 * R, N = L::ELEMS;
+  constexpr int AHEAD = SLIDE_DOWN_AHEAD, RAW = AHEAD + 1;
   auto load =[&](int k)->typename L::Raw {
     if constexpr (INTERIOR)
       return sw.load_interior (k);
@@ -244,10 +193,10 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
       return sw.load (k);
   };
 
-  const NarrowTaps<T, TAPS> tx (p.taps_x), ty (p.taps_y);
+  const LaneTaps<T, TAPS> tx (p.taps_x), ty (p.taps_y);
   typename L::Raw raw[RAW];
   /* the ring of input rows, or the output rows' sums */
-  E rows[L::SUMS_DOWN ? ROWS : TAPS][4];
+  E rows[L::SUMS_DOWN ? ROWS : TAPS][N];
   static_assert (!L::SUMS_DOWN || sizeof (T) == 1, "8-bit samples");
 
 #pragma unroll
@@ -261,28 +210,28 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
       raw[(k + AHEAD) % RAW] = load (k + AHEAD);
     if constexpr (L::SUMS_DOWN) {
       /* tap k - o of output rows o = k - 2 R to k */
-      E row[4];
-      narrow_halves<C> (raw[k % RAW], row);
+      E row[N];
+      lane_halves<C> (raw[k % RAW], row);
 #pragma unroll
       for (int o = 0; o < ROWS; o++)
 #pragma unroll
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < N; i++)
           if (k - o == 0)
             rows[o][i] = elem_mul (ty.t[0], row[i]);
           else if (k - o > 0 && k - o < TAPS)
             rows[o][i] = elem_fma (ty.t[k - o], row[i], rows[o][i]);
     } else if constexpr (sizeof (T) == 1)
-      narrow_halves<C> (raw[k % RAW], rows[k % TAPS]);
+      lane_halves<C> (raw[k % RAW], rows[k % TAPS]);
     else
-      narrow_samples (raw[k % RAW], p.w.out.shift, rows[k % TAPS]);
+      lane_samples (raw[k % RAW], p.w.out.shift, rows[k % TAPS]);
     if (k < 2 * R)
       continue;
 
     /* output row o, of input rows o to k */
     const int o = k - 2 * R;
-    E v[4], h[4];
+    E v[N], h[N];
 #pragma unroll
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < N; i++) {
       if constexpr (L::SUMS_DOWN)
         v[i] = rows[o][i];
       else {
@@ -292,7 +241,7 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
           v[i] = elem_fma (ty.t[t], rows[(o + t) % TAPS][i], v[i]);
       }
     }
-    narrow_across<T, C, R> (tx, v, h);
+    lane_across<T, C, R> (tx, v, h);
     /* an interior warp's strip lies inside the plane: all its rows */
     if (!(INTERIOR ? sw.stores : sw.stores_row (o)))
       continue;
@@ -301,26 +250,26 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
      * only where the store asks for them); from the ring,
      * 8-bit bytes from their exact halves, 16-bit ones loaded again (the
      * elements dropped their shifted bits) */
-    uint2 in = make_uint2 (0, 0);
+    typename L::Raw in = { };
     if constexpr (L::SUMS_DOWN) {
       if (p.w.out.need_src || p.unsharp)
         in = load (o + R);
-      narrow_store<T, INTERIOR> (p, sw, o, h, in,[&](E (&src)[4]) {
-            narrow_halves<C> (in, src);
+      lane_store<T, INTERIOR> (p, sw, o, h, in,[&](E (&src)[N]) {
+            lane_halves<C> (in, src);
           });
     } else {
-      E src[4];
+      E src[N];
 #pragma unroll
-      for (int i = 0; i < 4; i++)
+      for (int i = 0; i < N; i++)
         src[i] = rows[(o + R) % TAPS][i];
       if constexpr (sizeof (T) == 2) {
         if (p.w.out.need_src)
           in = load (o + R);
       } else if (p.w.out.need_src)
-        in = narrow_bytes<C, true> (src);
-      narrow_store<T, INTERIOR> (p, sw, o, h, in,[&](E (&out)[4]) {
+        in = lane_of_halves<C, true> (src);
+      lane_store<T, INTERIOR> (p, sw, o, h, in,[&](E (&out)[N]) {
 #pragma unroll
-            for (int i = 0; i < 4; i++)
+            for (int i = 0; i < N; i++)
               out[i] = src[i];
           });
     }
@@ -331,7 +280,7 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
  * its output rows, for the lane kinds that loop (slide_loops_down): the
  * ring of the TAPS input rows an output row takes moves down one row a
  * step, so that one step's code serves every row, with no edge code.  The
- * arithmetic is narrow_rows' ring's, in the same order of taps.  A step's
+ * arithmetic is down_rows' ring's, in the same order of taps.  A step's
  * chains have only its own row's work to overlap, so where the strip is
  * unrolled (slide_interior_copy) the loop lost on an H100
  * (bench/RESULTS.md): 4K GRAY8 at radius 4 24.8 to 25.1 us against 23.3,
@@ -340,16 +289,16 @@ narrow_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
  * 30.9 to 31.0). */
 template <typename T, int C, int R, int ROWS> __device__ __forceinline__
     void
-narrow_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
+down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
         ROWS> & sw)
 {
-  using E = NarrowElem<T>;
+  using E = LaneElem<T>;
   static_assert (sizeof (T) == 1, "8-bit samples");
   constexpr int TAPS = 2 * R + 1, INPUTS = ROWS + 2 * R;
   constexpr int AHEAD = SLIDE_LOOP_AHEAD;
   static_assert (2 * R + AHEAD <= INPUTS, "the first loads are the strip's");
 
-  const NarrowTaps<T, TAPS> tx (p.taps_x), ty (p.taps_y);
+  const LaneTaps<T, TAPS> tx (p.taps_x), ty (p.taps_y);
   /* ring[t]: input row o + t of output row o; next[a]: row o + 2 R + a */
   E ring[TAPS][4];
   uint2 next[AHEAD];
@@ -359,7 +308,7 @@ narrow_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
     next[a] = sw.load_interior (2 * R + a);
 #pragma unroll
   for (int k = 0; k < 2 * R; k++)
-    narrow_halves<C> (sw.load_interior (k), ring[k + 1]);
+    lane_halves<C> (sw.load_interior (k), ring[k + 1]);
 
 #pragma unroll 1
   for (int o = 0; o < ROWS; o++) {
@@ -368,7 +317,7 @@ narrow_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
 #pragma unroll
       for (int i = 0; i < 4; i++)
         ring[t][i] = ring[t + 1][i];
-    narrow_halves<C> (next[0], ring[TAPS - 1]);
+    lane_halves<C> (next[0], ring[TAPS - 1]);
 #pragma unroll
     for (int a = 0; a + 1 < AHEAD; a++)
       next[a] = next[a + 1];
@@ -383,14 +332,14 @@ narrow_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
       for (int t = 1; t < TAPS; t++)
         v[i] = elem_fma (ty.t[t], ring[t][i], v[i]);
     }
-    narrow_across<T, C, R> (tx, v, h);
+    lane_across<T, C, R> (tx, v, h);
     if (!sw.stores)
       continue;
     /* input row o + R: bytes from its exact halves where a channel
      * copies them */
-    const uint2 in = p.w.out.need_src ? narrow_bytes<C, true> (ring[R]) :
+    const uint2 in = p.w.out.need_src ? lane_of_halves<C, true> (ring[R]) :
         make_uint2 (0, 0);
-    narrow_store<T, true> (p, sw, o, h, in,[&](E (&src)[4]) {
+    lane_store<T, true> (p, sw, o, h, in,[&](E (&src)[4]) {
 #pragma unroll
           for (int i = 0; i < 4; i++)
             src[i] = ring[R][i];
@@ -402,7 +351,7 @@ narrow_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
  * variant has the copy (slide_interior_copy). */
 template <typename T, int C, int R, int ROWS> __device__ __forceinline__
     void
-narrow_strip (const CcSepParams & p)
+down_strip (const CcSepParams & p)
 {
   const SlideWarp<SlideLane<C, R, T>, R, ROWS> sw (p.w);
 
@@ -412,16 +361,16 @@ narrow_strip (const CcSepParams & p)
           SlideLane<C, R, T>::INTERIOR_COPY), "one way for interior warps");
   if constexpr (SlideLane<C, R, T>::LOOPS) {
     if (sw.interior) {          /* warp-uniform */
-      narrow_loop<T, C, R, ROWS> (p, sw);
+      down_loop<T, C, R, ROWS> (p, sw);
       return;
     }
   } else if constexpr (SlideLane<C, R, T>::INTERIOR_COPY) {
     if (sw.interior) {          /* warp-uniform */
-      narrow_rows<T, C, R, ROWS, true> (p, sw);
+      down_rows<T, C, R, ROWS, true> (p, sw);
       return;
     }
   }
-  narrow_rows<T, C, R, ROWS, false> (p, sw);
+  down_rows<T, C, R, ROWS, false> (p, sw);
 }
 
 /* Programmatic dependent launch (PTX griddepcontrol, compute capability
@@ -442,9 +391,7 @@ wait_for_last_kernel ()
 #endif
 }
 
-/* Across first (four channels at radius 1), filters with no unsharp mask
- * and no offset (the planner's rule: with them, their f32 arithmetic took
- * the registers that keep this kernel ahead).
+/* The separable filters sliding down rows (down_strip).
  *
  * A frame's next plane may start beside this one once all its blocks have
  * started (CC_BESIDE_LET_NEXT), so the SMs its last wave leaves idle are
@@ -455,16 +402,13 @@ wait_for_last_kernel ()
  * variant has them (slide_has_beside), and it is launched only where the
  * planner sets a CC_BESIDE_* bit. */
 template <typename T, int C, int R, int ROWS, bool BESIDE> __global__ void
-__launch_bounds__ (32 * SLIDE_WARPS, slide_blocks (C, R))
+__launch_bounds__ (32 * SLIDE_WARPS, slide_blocks (R))
 separable_slide (const __grid_constant__ CcSepParams p)
 {
   if constexpr (BESIDE)
     if (p.beside & CC_BESIDE_LET_NEXT)
       let_next_kernel_start ();
-  if constexpr (!SlideLane<C, R, T>::DOWN_FIRST)
-    slide_strip<ROWS> (SeparableSlide<R> (p), p.w);
-  else
-    narrow_strip<T, C, R, ROWS> (p);
+  down_strip<T, C, R, ROWS> (p);
   if constexpr (BESIDE)
     if ((p.beside & CC_BESIDE_LAUNCHED) && blockIdx.x == 0 &&
         blockIdx.y == 0 && threadIdx.x == 0)
@@ -516,11 +460,12 @@ cc_separable_slide_launch (const CcSepParams * p, CudaConvSampleType type,
         });
   return cc::dispatch_value<1, 2, 4> (channels,[&](auto c) {
         if constexpr (decltype (c)::value == 4)
-          return cc::slide_down_first (4, radius) ?
-              cc::dispatch_list (cc::SlideNarrowRgbaRadii (), radius,
+          return cc::slide_lane_bytes (4, radius) == 16 ?
+              cc::dispatch_list (cc::SlideWideRgbaRadii (), radius,
               [&](auto r) {
                 return launch (uint8_t (0), c, r);
-              }) : cc::dispatch_list (cc::SlideRadii (), radius,[&](auto r) {
+              }) : cc::dispatch_list (cc::SlideNarrowRgbaRadii (), radius,
+              [&](auto r) {
                 return launch (uint8_t (0), c, r);
               });
         else

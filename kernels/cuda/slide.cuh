@@ -7,29 +7,28 @@
  * version 2.1 of the License, or (at your option) any later version.
  */
 
-/* The loop that the small filters with no tile share (the separable
- * filters of 8-bit RGBA at radius 1 in separable_slide.cu, the 3x3
- * stencils in stencil3x3.cu).  Each warp walks a strip of rows down the
- * plane, a lane holding a few pixels of each row (SlideLane), and passes
- * every input row once:
- *   1. across: the filter's horizontal work on the row, the R pixels on
- *      either side coming from the neighbouring lanes by shuffles; the
- *      lanes at either end (slide_halo_lanes) only lend their pixels, so
- *      a warp makes slide_warp_px columns;
- *   2. down: the row's results go, each with its tap's share, into the
- *      sums of the 2 R + 1 output rows they reach, kept in registers; the
- *      oldest is then complete and stored.
- * Each warp loads the rows SLIDE_AHEAD or more ahead of the one it
- * filters into a ring of registers, so that it keeps several rows' loads
- * in flight (a ring in shared memory, filled by cp.async, was no faster;
- * bench/RESULTS.md).  Tiled kernels read a tile's halo rows again for
+/* What the small filters with no tile share (the separable filters of
+ * 8-bit and 16-bit planes in separable_slide.cu, the 3x3 stencils in
+ * stencil3x3.cu): each warp walks a strip of rows down the plane, a lane
+ * holding a few pixels of each row (SlideLane), the lanes at either end
+ * (slide_halo_lanes) only lending theirs to their neighbours by shuffles,
+ * so that a warp makes slide_warp_px columns (SlideWarp).  Each warp loads
+ * its rows several ahead of the one it filters, so that it keeps several
+ * rows' loads in flight.  Tiled kernels read a tile's halo rows again for
  * every tile and pass each sample through shared memory; here the halo
  * rows are read again once a strip, and no sample leaves the registers.
  *
- * Narrow lanes, 8 bytes (8-bit planes of one or two channels, and four
- * at radii 2 to 4; 16-bit planes of two), go down first instead
- * (separable_slide.cu's narrow_strip, with this file's SlideWarp,
- * narrow_halves and narrow_window). */
+ * The separable filters go down first (separable_slide.cu's down_strip,
+ * with this file's lane_halves and lane_window).  The stencils go across
+ * first (slide_strip), on 16-byte lanes:
+ *   1. across: the stencil's horizontal work on the row, the pixel on
+ *      either side coming from the neighbouring lanes;
+ *   2. down: the row's results go, each with its tap's share, into the
+ *      sums of the 3 output rows they reach, kept in registers; the oldest
+ *      is then complete and stored.
+ * They load at least SLIDE_AHEAD rows ahead into a ring of registers (a
+ * ring in shared memory, filled by cp.async, was no faster;
+ * bench/RESULTS.md). */
 
 #ifndef CUDACONV_CUDA_SLIDE_CUH
 #define CUDACONV_CUDA_SLIDE_CUH
@@ -44,7 +43,7 @@ namespace cc
 /* The ring of input rows for radius R: rows k - R (the input of the
  * output row made at step k) to k + AHEAD, AHEAD at least SLIDE_AHEAD and
  * rounded up so that the ring is a multiple of TAPS rows (4 ahead at
- * radius 1, 2 at radius 2: what was measured). */
+ * radius 1: what was measured). */
 template <int R> struct SlideGeom
 {
   static constexpr int TAPS = 2 * R + 1;
@@ -63,14 +62,17 @@ template <int CHANNELS, int RADIUS, typename T = uint8_t> struct SlideLane
   static constexpr int PX = slide_lane_px (C, RADIUS, sizeof (T));
   static constexpr int HALO = slide_halo_lanes (C, RADIUS, sizeof (T));
   static constexpr int WARP_PX = slide_warp_px (C, RADIUS, sizeof (T));
-  static constexpr bool DOWN_FIRST = slide_down_first (C, RADIUS,
-      sizeof (T));
   static constexpr bool SUMS_DOWN = slide_sums_down (C, RADIUS, sizeof (T));
   static constexpr bool INTERIOR_COPY = slide_interior_copy (C, RADIUS,
       sizeof (T));
   static constexpr bool UNSHARP_HALF = slide_unsharp_half (C);
+  static constexpr bool F32_FINISH = slide_f32_finish (C, RADIUS,
+      sizeof (T));
   static constexpr bool LOOPS = slide_loops_down (C, RADIUS, sizeof (T));
   static constexpr int PIXEL_BYTES = C * (int) sizeof (T);
+  /* the separable kernel's elements of a row: pairs of halves of 8-bit
+   * samples, floats of 16-bit ones (lane_halves, lane_samples) */
+  static constexpr int ELEMS = BYTES / 2;
   using Raw = typename ChunkType<BYTES>::type;
   using Pixel = typename ChunkType<PIXEL_BYTES>::type;
   using In = Run<T, C, PX>;
@@ -199,9 +201,10 @@ slide_load (const unsigned char *at, bool inside, const CcPlane & pl,
           pl.height, border), pl.width, border, x, edge);
 }
 
-/* A lane's window of a row of four channels: pixel i - R as halves e[i],
- * its own 4 pixels from e[R], R from each neighbour lane; every lane of
- * the warp must call it (shuffles). */
+/* A 16-byte lane's window of a row of four channels, across first (the
+ * stencils'): pixel i - R as halves e[i], its own 4 pixels from e[R], R
+ * from each neighbour lane; every lane of the warp must call it
+ * (shuffles). */
 template <int R> __device__ __forceinline__ void
 slide_window (const uint4 & row, __half2 (&e)[4 + 2 * R][2])
 {
@@ -218,20 +221,21 @@ slide_window (const uint4 & row, __half2 (&e)[4 + 2 * R][2])
     bytes_to_half2 (own[i], e[R + i][0], e[R + i][1]);
 }
 
-/* A narrow lane's 8 bytes are 4 elements: pairs of halves of 8-bit
- * samples (narrow_halves), floats of 16-bit ones (narrow_samples).  The
- * elements a pixel of C channels takes: two pairs of four channels, one
- * of two; one channel pairs pixels i and i + 4, so that the pixel R
- * columns over is R pairs over, as with two; a float a sample. */
-template <typename T> using NarrowElem =
+/* A lane's bytes of a row are SlideLane::ELEMS elements, 4 of 8 bytes and
+ * 8 of 16: pairs of halves of 8-bit samples (lane_halves), floats of
+ * 16-bit ones (lane_samples).  The elements a pixel of C channels takes:
+ * two pairs of four channels, one of two; one channel pairs pixels i and
+ * i + 4, so that the pixel R columns over is R pairs over, as with two; a
+ * float a sample. */
+template <typename T> using LaneElem =
     std::conditional_t<sizeof (T) == 1, __half2, float>;
-template <typename T, int C> constexpr int NARROW_STEP =
+template <typename T, int C> constexpr int LANE_STEP =
     sizeof (T) == 2 ? C : C == 4 ? 2 : 1;
 
 /* A lane's 8 bytes of a row of one, two or four 8-bit channels as 4 pairs
- * of halves, in order but for one channel's (NARROW_STEP). */
+ * of halves, in order but for one channel's (LANE_STEP). */
 template <int C> __device__ __forceinline__ void
-narrow_halves (const uint2 & raw, __half2 (&h)[4])
+lane_halves (const uint2 & raw, __half2 (&h)[4])
 {
   static_assert (C == 1 || C == 2 || C == 4, "8 bytes a lane");
   if constexpr (C != 1) {
@@ -244,12 +248,24 @@ narrow_halves (const uint2 & raw, __half2 (&h)[4])
   }
 }
 
-/* narrow_halves' pairs back to 8 bytes (non-negative halves, rounded to
- * the nearest integer and clamped to 255 by half2_to_bytes).  EXACT: the
- * halves are bytes exactly (narrow_halves' own), as half2_to_bytes
- * takes them. */
+/* A lane's 16 bytes of a row of four 8-bit channels as 8 pairs of
+ * halves, in order. */
+template <int C> __device__ __forceinline__ void
+lane_halves (const uint4 & raw, __half2 (&h)[8])
+{
+  static_assert (C == 4, "16 bytes a lane: four channels");
+  bytes_to_half2 (raw.x, h[0], h[1]);
+  bytes_to_half2 (raw.y, h[2], h[3]);
+  bytes_to_half2 (raw.z, h[4], h[5]);
+  bytes_to_half2 (raw.w, h[6], h[7]);
+}
+
+/* lane_halves' pairs back to the lane's bytes (non-negative halves,
+ * rounded to the nearest integer and clamped to 255 by half2_to_bytes).
+ * EXACT: the halves are bytes exactly (lane_halves' own), as
+ * half2_to_bytes takes them. */
 template <int C, bool EXACT = false> __device__ __forceinline__ uint2
-narrow_bytes (const __half2 (&h)[4])
+lane_of_halves (const __half2 (&h)[4])
 {
   const unsigned lo = half2_to_bytes<EXACT> (h[0], h[1]);
   const unsigned hi = half2_to_bytes<EXACT> (h[2], h[3]);
@@ -260,10 +276,19 @@ narrow_bytes (const __half2 (&h)[4])
           0x7531));
 }
 
+template <int C, bool EXACT = false> __device__ __forceinline__ uint4
+lane_of_halves (const __half2 (&h)[8])
+{
+  static_assert (C == 4, "16 bytes a lane: four channels");
+  return make_uint4 (half2_to_bytes<EXACT> (h[0], h[1]),
+      half2_to_bytes<EXACT> (h[2], h[3]), half2_to_bytes<EXACT> (h[4], h[5]),
+      half2_to_bytes<EXACT> (h[6], h[7]));
+}
+
 /* A lane's 8 bytes of a row of 16-bit samples as 4 floats, in order, in
  * sample units (stored as value << shift). */
 __device__ __forceinline__ void
-narrow_samples (const uint2 & raw, int shift, float (&f)[4])
+lane_samples (const uint2 & raw, int shift, float (&f)[4])
 {
   f[0] = int_to_float_exact ((raw.x & 0xffffu) >> shift);
   f[1] = int_to_float_exact (raw.x >> 16 >> shift);
@@ -271,17 +296,17 @@ narrow_samples (const uint2 & raw, int shift, float (&f)[4])
   f[3] = int_to_float_exact (raw.y >> 16 >> shift);
 }
 
-/* narrow_halves' pairs, as floats, put back as the lane's 8 / C pixels
+/* lane_halves' N pairs, as floats, put back as the lane's 2 N / C pixels
  * in order. */
-template <int C> __device__ __forceinline__ void
-narrow_floats (const float2 (&pairs)[4], float (&val)[8 / C][C])
+template <int C, int N> __device__ __forceinline__ void
+lane_floats (const float2 (&pairs)[N], float (&val)[2 * N / C][C])
 {
 #pragma unroll
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < N; k++) {
     const float2 f = pairs[k];
     if constexpr (C == 1) {
       val[k][0] = f.x;
-      val[k + 4][0] = f.y;
+      val[k + N][0] = f.y;
     } else {
       val[2 * k / C][2 * k % C] = f.x;
       val[(2 * k + 1) / C][(2 * k + 1) % C] = f.y;
@@ -289,37 +314,37 @@ narrow_floats (const float2 (&pairs)[4], float (&val)[8 / C][C])
   }
 }
 
-/* A lane's window of its 4 elements v for radius R, S = R NARROW_STEP
- * elements on either side: e[i] element i - S, then its own 4 from e[S],
+/* A lane's window of its N elements v for radius R, S = R LANE_STEP
+ * elements on either side: e[i] element i - S, then its own N from e[S],
  * then S after, from the lanes beside it (two on either side where S
- * passes 4: four channels at radii 3 and 4); every lane of the warp must
- * call it (shuffles).  With one 8-bit channel a pair on either side
- * takes one half from the neighbour. */
-template <typename T, int C, int R, typename E> __device__ __forceinline__
-    void
-narrow_window (const E (&v)[4], E (&e)[4 + 2 * R * NARROW_STEP<T, C>])
+ * passes N: four channels at radii 3 and 4 on narrow lanes); every lane
+ * of the warp must call it (shuffles).  With one 8-bit channel a pair on
+ * either side takes one half from the neighbour. */
+template <typename T, int C, int R, typename E, int N>
+    __device__ __forceinline__ void
+lane_window (const E (&v)[N], E (&e)[N + 2 * R * LANE_STEP<T, C>])
 {
-  constexpr int S = R * NARROW_STEP<T, C>;
-  static_assert (S <= 8 && (S <= 4 || sizeof (T) == 2 || C != 1),
+  constexpr int S = R * LANE_STEP<T, C>;
+  static_assert (S <= 2 * N && (S <= N || sizeof (T) == 2 || C != 1),
       "the halo is in the lanes beside");
 #pragma unroll
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < N; i++)
     e[S + i] = v[i];
 #pragma unroll
   for (int i = 0; i < S; i++) {
-    /* element i - S is lane - d's (4 d + i - S), element 4 + i lane
-     * 1 + i / 4's (i % 4) */
-    const int d = (S - i + 3) / 4;
-    const E before = __shfl_up_sync (0xffffffffu, v[4 * d + i - S], d);
-    const E after = __shfl_down_sync (0xffffffffu, v[i % 4], 1 + i / 4);
+    /* element i - S is lane - d's (N d + i - S), element N + i lane
+     * 1 + i / N's (i % N) */
+    const int d = (S - i + N - 1) / N;
+    const E before = __shfl_up_sync (0xffffffffu, v[N * d + i - S], d);
+    const E after = __shfl_down_sync (0xffffffffu, v[i % N], 1 + i / N);
     if constexpr (sizeof (T) == 2 || C != 1) {
       e[i] = before;
-      e[S + 4 + i] = after;
+      e[S + N + i] = after;
     } else {
       /* (high half of the first, low half of the second) */
       e[i] = half2_from_bits (__byte_perm (half2_bits (before),
-              half2_bits (v[4 - S + i]), 0x5432));
-      e[S + 4 + i] = half2_from_bits (__byte_perm (half2_bits (v[i]),
+              half2_bits (v[N - S + i]), 0x5432));
+      e[S + N + i] = half2_from_bits (__byte_perm (half2_bits (v[i]),
               half2_bits (after), 0x5432));
     }
   }

@@ -112,37 +112,46 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
  * down a strip of SLIDE_ROWS output rows, a lane holding
  * slide_lane_bytes of each row and the slide_halo_lanes at either end
  * only lending theirs to their neighbours, so a warp makes slide_warp_px
- * columns; SLIDE_WARPS warps a block, in strips one below the other.  The
- * planner takes it for whole frames (not batches) at the radii and
- * sample types slide_has says, where the error bound in the kernel's
- * order of passes allows (slide_fits: across first, no unsharp mask and
- * no offset).
+ * columns; SLIDE_WARPS warps a block, in strips one below the other.  It
+ * filters down first: each input row, as the lane's elements (pairs of
+ * halves, or floats of 16-bit samples), goes into the sums down, and
+ * each output row's sums go across by shuffles; the taps down are
+ * balanced to sum to 1.  So a strip's 2 R halo rows cost their loads,
+ * their conversion and their taps down, and no work across.  The rows
+ * enter SLIDE_DOWN_AHEAD ahead of their use.  The planner takes it for
+ * whole frames (not batches) at the radii and sample types slide_has
+ * says, where the error bound allows (slide_fits).
  *
- * Four channels at radius 1 (SlideRadii): 16 bytes a lane, across first,
- * loading at least SLIDE_AHEAD rows ahead.  Measured on an H100
- * (bench/RESULTS.md), strips of 4 rows beat 2, 3, 5, 6, 8, 12 and 16 at
- * 4K (a warp works down its strip alone, and each strip reads 2 R rows
- * more than it makes).
+ * Four channels at radius 1 (SlideWideRgbaRadii): 16 bytes a lane, 4
+ * pixels.  Measured on an H200 (bench/RESULTS.md), 4K RGBA took 26.9 to
+ * 27.2 us down first against 28.4 across first (which filtered every
+ * halo row across: 6 rows for each strip of 4), and a sharpen of radius
+ * 1, which across first had left to the tile, 28.5 against 50.7.  The 3x3
+ * stencils (stencil3x3.cu) take these lanes too, across first
+ * (slide_strip), loading at least SLIDE_AHEAD rows ahead.  Measured on an
+ * H100, strips of 4 rows beat 2, 3, 5, 6, 8, 12 and 16 at 4K across first
+ * (a warp works down its strip alone, and each strip reads 2 R rows more
+ * than it makes).
  *
  * Narrow lanes (SlideNarrowRadii for one and two channels,
  * SlideNarrowRgbaRadii for four): 8 bytes a lane, so that a radius-4
  * filter's rows take 36 registers rather than 72.  16-bit planes of two
- * channels take them too, as floats (slide_has).  These go down first,
- * the taps down balanced to sum to 1 (slide_down_first), and load
- * SLIDE_NARROW_AHEAD rows ahead.  Measured on an H100 (bench/RESULTS.md):
- * 4K GRAY8 at radius 4 24.6 us against the tile's 32.5, NV12 34.9 against
- * 56.7; 4K RGBA at radius 2 40.1 against 44.2 across first and 46.5 in
- * tiles.  Four channels at radius 4 on narrow lanes (two lanes of halo at
- * either end of a warp) summing down (slide_sums_down): 4K RGBA within
- * 0.3 us of the tile's 51.6, 1080p 21.4 against 25.3; a ring of rows had
- * lost at 4K (55.2), and across first (86.8 against 55.8 then).  Radius
- * 3 takes the same kernel, two lanes of halo too. */
-using SlideRadii = IntList<1>;
+ * channels take them too, as floats (slide_has).  Measured on an H100
+ * (bench/RESULTS.md): 4K GRAY8 at radius 4 24.6 us against the tile's
+ * 32.5, NV12 34.9 against 56.7; 4K RGBA at radius 2 40.1 against 44.2
+ * across first on 16-byte lanes (91 registers) and 46.5 in tiles; on
+ * 16-byte lanes down first radius 2 spills at 64 registers.  Four
+ * channels at radius 4 on narrow lanes (two lanes of halo at either end
+ * of a warp) summing down (slide_sums_down): 4K RGBA within 0.3 us of
+ * the tile's 51.6, 1080p 21.4 against 25.3; a ring of rows had lost at 4K
+ * (55.2), and across first (86.8 against 55.8 then).  Radius 3 takes the
+ * same kernel, two lanes of halo too. */
+using SlideWideRgbaRadii = IntList<1>;
 using SlideNarrowRadii = IntList<1, 2, 3, 4>;
 using SlideNarrowRgbaRadii = IntList<2, 3, 4>;
 constexpr int SLIDE_WARPS = 4;
 constexpr int SLIDE_AHEAD = 2;
-constexpr int SLIDE_NARROW_AHEAD = 4;
+constexpr int SLIDE_DOWN_AHEAD = 4;
 constexpr int SLIDE_ROWS = 4;
 /* Longer strips where a frame's strips of SLIDE_ROWS would need a little
  * more than one wave of the resident blocks, at most SLIDE_WAVE_TAIL %
@@ -172,7 +181,7 @@ constexpr int
 slide_lane_bytes (int channels, int radius, int sample_bytes = 1)
 {
   return sample_bytes == 1 && channels == 4 &&
-      list_has (SlideRadii (), radius) ? 16 : 8;
+      list_has (SlideWideRgbaRadii (), radius) ? 16 : 8;
 }
 
 constexpr int
@@ -199,16 +208,19 @@ slide_warp_px (int channels, int radius, int sample_bytes = 1)
       slide_lane_px (channels, radius, sample_bytes);
 }
 
-/* Whether the kernel filters down first (the others across): those with
- * narrow lanes. */
+/* Whether a lane kind's stores have the f32 finish of an offset or of
+ * an unsharp mask past the halves' bound (separable_slide.cu's
+ * lane_store): narrow lanes.  On 16-byte lanes its floats spilled (20,
+ * 88 and 252 bytes of spill stores at 64 registers in strips of 4, 5 and
+ * 7 rows), so the planner leaves those jobs to the tile there. */
 constexpr bool
-slide_down_first (int channels, int radius, int sample_bytes = 1)
+slide_f32_finish (int channels, int radius, int sample_bytes = 1)
 {
   return slide_lane_bytes (channels, radius, sample_bytes) == 8;
 }
 
-/* Whether a narrow kernel sums each input row into the output rows it
- * reaches as it comes (separable_slide.cu's narrow_rows) rather than
+/* Whether a lane kind sums each input row into the output rows it
+ * reaches as it comes (separable_slide.cu's down_rows) rather than
  * keeping a ring of the 2 R + 1 rows an output row takes: 8-bit planes
  * of one channel at radius 4 and of four at 3 and 4.  For one channel
  * the ring took 79 registers and the sums 72 with the interior copy below
@@ -227,7 +239,7 @@ slide_sums_down (int channels, int radius, int sample_bytes)
       (channels == 4 && radius >= 3));
 }
 
-/* Whether a narrow kernel's interior warps (SlideWarp::interior) take a
+/* Whether a lane kind's interior warps (SlideWarp::interior) take a
  * copy of the strip of their own, whose loads have no edge code and whose
  * stores are whole.  Four channels, and the kernels summing down: on an
  * H100 (bench/RESULTS.md) it took 4K RGBA radius 2 from 40.2 to 37.0 us,
@@ -240,8 +252,8 @@ slide_interior_copy (int channels, int radius, int sample_bytes)
   return channels == 4 || slide_sums_down (channels, radius, sample_bytes);
 }
 
-/* Whether a narrow kernel's interior warps loop down their strip
- * (separable_slide.cu's narrow_loop), loading SLIDE_LOOP_AHEAD rows ahead,
+/* Whether a lane kind's interior warps loop down their strip
+ * (separable_slide.cu's down_loop), loading SLIDE_LOOP_AHEAD rows ahead,
  * rather than take the edge code as the other warps do: 8-bit planes of
  * two channels at radii 2 and 4, NV12's chroma at luma radii 4 and 8.  On
  * an H100 (bench/RESULTS.md, four runs), 4K NV12 took 30.8 to 31.2 us
@@ -263,7 +275,7 @@ slide_loops_down (int channels, int radius, int sample_bytes)
   return sample_bytes == 1 && channels == 2 && (radius == 2 || radius == 4);
 }
 
-/* Whether a narrow kernel of 8-bit samples takes unsharp masks in halves
+/* Whether a lane kind of 8-bit samples takes unsharp masks in halves
  * where their bound allows (cc_unsharp_half_error; the others go in
  * f32).  Four channels only: on an H100 (bench/RESULTS.md) 4K RGBA
  * sharpen went from 45.7-45.8 to 37.9-38.1 us, but the code cost the
@@ -287,7 +299,7 @@ slide_has (int channels, int radius, int sample_bytes = 1)
   if (sample_bytes == 2)
     return channels == 2 && list_has (SlideNarrowRadii (), radius) &&
         radius <= slide_lane_px (channels, radius, 2);
-  return channels == 4 ? list_has (SlideRadii (), radius) ||
+  return channels == 4 ? list_has (SlideWideRgbaRadii (), radius) ||
       list_has (SlideNarrowRgbaRadii (), radius) :
       (channels == 1 || channels == 2) &&
       list_has (SlideNarrowRadii (), radius);
@@ -306,19 +318,17 @@ slide_has_beside (int channels)
   return channels <= 2;
 }
 
-/* Blocks an SM of each kernel sliding down rows (its launch bounds), as
- * many as fit its registers at SLIDE_ROWS and SLIDE_WAVE_ROWS: the
- * separable filters of four channels across first 64 registers; on
- * narrow lanes up to 64 at radii 1 and 2 and 80 at 3 and 4 (in strips
- * of SLIDE_WAVE_ROWS two channels' radius 4 stores 20 bytes of spills
- * with its loop, 28 in its variant beside the last plane, and four
- * channels' radius 2 with its interior copy 4); the Laplacian 64; Sobel
- * 80, or 72 with a channel left out (skipped_channel). */
+/* Blocks an SM of the kernels sliding down rows at radius (their launch
+ * bounds), as many as fit their registers at SLIDE_ROWS and
+ * SLIDE_WAVE_ROWS: the separable filters up to 64 registers at radii 1
+ * and 2 and 80 at 3 and 4 (in strips of SLIDE_WAVE_ROWS two channels'
+ * radius 4 stores 20 bytes of spills with its loop, 28 in its variant
+ * beside the last plane, and four channels' radius 2 with its interior
+ * copy 4); the Laplacian (radius 1) 64; Sobel 80, or 72 with a channel
+ * left out (skipped_channel). */
 constexpr int
-slide_blocks (int channels, int radius)
+slide_blocks (int radius)
 {
-  if (!slide_down_first (channels, radius))
-    return 8;
   return radius <= 2 ? 8 : 6;
 }
 static_assert (slide_halo_lanes (4, list_max (SlideNarrowRgbaRadii ())) <= 2

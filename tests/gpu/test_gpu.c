@@ -782,16 +782,15 @@ slide_case (Ctx * ctx, int index, const int (*sizes)[2], int n_sizes,
 
 /* The kernels in halves that slide down strips of rows, for 8-bit
  * four-channel planes: separable_slide.cu for separable filters at radii
- * 1 to 4 where its error bound allows (gaussians, boxes, uniform and
- * rank-1 masks; radii 2 to 4 on narrow lanes, with sharpens and offsets
- * too: group_slide_narrow), stencil3x3.cu's for Sobel and the Laplacian,
- * at each border, half of the cases on extremes (0 and 255); sharpens at
- * radius 1 (an unsharp mask) check that the planner leaves them to the
- * tiled kernel, and sources starting off a 4-byte boundary that it leaves
- * the stencils to theirs.  Widths around the 120 columns of radius 1's
- * warps and heights around the strips: the test's choice makes them 7
- * rows (several strips in small frames, 9 or 11 input rows each, wrapping
- * the rings of 6 and 5), the planner's 4 (group_slide_waves: its 5); one
+ * 1 to 4 where its error bound allows (gaussians, sharpens, boxes, uniform
+ * and rank-1 masks; group_slide_narrow checks which sharpens run in
+ * halves), stencil3x3.cu's for Sobel and the Laplacian, at each border,
+ * half of the cases on extremes (0 and 255); sources starting off a
+ * 4-byte boundary check that the planner leaves the stencils to theirs.
+ * Widths around the 120 columns of radius 1's warps and heights around
+ * the strips: the test's choice makes them 7 rows (several strips in
+ * small frames, 9 or 11 input rows each, wrapping the rings of rows
+ * ahead), the planner's 4 (group_slide_waves: its 5); one
  * case in four takes the planner's, one in four keeps the kernels out (the
  * tiled kernels in halves, which batches still take). */
 static void
@@ -826,22 +825,23 @@ group_slide (Ctx * ctx, int quick)
   group_report ("slide-off", &off);
 }
 
-/* The separable kernel sliding down rows on narrow lanes
- * (separable_slide.cu), for 8-bit planes of one and two channels (GRAY8, the
- * planes of I420 and NV12) at radii 1 to 4 and of four at radii 2 to 4, in
- * halves where the error bound allows, and for 16-bit planes of two channels
- * at radii 1 and 2 (P010's chroma plane), in f32, the three 16-bit formats
- * in turn (10 bits, P010's 10 bits shifted left by 6, 16 bits); every
- * border, half of the cases on extremes.  A lane holds 8 bytes: 8 pixels of
- * one 8-bit channel, whose halves pair pixels 4 apart, 4 of two or 2 of
- * four; 2 of two 16-bit channels; so a warp makes 240, 120 or 60 columns (56
- * for four channels at radii 3 and 4, whose halo takes two lanes at either
- * end), and it filters down first.  Widths around those columns, heights
+/* The separable kernel sliding down rows (separable_slide.cu), for 8-bit
+ * planes of one, two and four channels (GRAY8, the planes of I420 and
+ * NV12, RGBA) at radii 1 to 4, in halves where the error bound allows, and
+ * for 16-bit planes of two channels at radii 1 and 2 (P010's chroma
+ * plane), in f32, the three 16-bit formats in turn (10 bits, P010's 10
+ * bits shifted left by 6, 16 bits); every border, half of the cases on
+ * extremes.  A lane holds 8 bytes: 8 pixels of one 8-bit channel, whose
+ * halves pair pixels 4 apart, 4 of two or 2 of four; 2 of two 16-bit
+ * channels; four 8-bit channels at radius 1 take 16 bytes, 4 pixels.  So
+ * a warp makes 240, 120 or 60 columns (56 for four channels at radii 3
+ * and 4, whose halo takes two lanes at either end), and it filters down
+ * first.  Widths around those columns, heights
  * around the strips (7 rows with the test's choice); 497x19 holds a warp of
  * one channel clear of every edge, whose copy of the strip
  * (SlideWarp::interior) one channel at radius 4 takes as four do, and warps
  * of two channels that loop down their strip at radii 2 and 4
- * (narrow_loop).  One case in four keeps the kernel out.  Sources aligned
+ * (down_loop).  One case in four keeps the kernel out.  Sources aligned
  * to 16 bytes take vector loads, to 4 bytes (at least) 32-bit words, and
  * one case in four has a random start and pitch (the tile where they are
  * not 4-byte aligned).
@@ -852,8 +852,9 @@ group_slide (Ctx * ctx, int quick)
  * the other cases draw a random sigma and amount.  So must every box of the
  * test's choice on an aligned source (the planner's taps of a power of two
  * keep the bound of radius 4 within 1 LSB).  Unsharp masks of 8-bit RGBA go
- * in halves where their bound allows (the others in f32): every other four
- * cases keep them out, in the others a sharpen of amount 1 at radius 2 or 3
+ * in halves where their bound allows (the others in f32, but for radius 1,
+ * whose 16-byte lanes leave them to the tile): every other four cases
+ * keep them out, in the others a sharpen of amount 1 at radius 1, 2 or 3
  * must take them (at radius 4 their bound refuses amount 1), and RGBA must
  * sharpen both ways.  No case kept out may run on the kernel, and no other
  * lane kind in halves. */
@@ -871,7 +872,7 @@ group_slide_narrow (Ctx * ctx, int quick)
     int channels;
     int radii;                  /* bit r: radius r (1 to 4) */
   } lanes[] = {
-    {8, 1, 0x1e}, {8, 2, 0x1e}, {8, 4, 0x1c}, {16, 2, 0x6},
+    {8, 1, 0x1e}, {8, 2, 0x1e}, {8, 4, 0x1e}, {16, 2, 0x6},
   };
   const int n_lanes = (int) (sizeof (lanes) / sizeof (lanes[0]));
   /* vector loads, words, vector loads, the tile */
