@@ -13,6 +13,8 @@
 #ifndef CUDACONV_TESTING_H
 #define CUDACONV_TESTING_H
 
+#include "plan.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -99,6 +101,16 @@ void cudaconv_cuda_test_path (CudaConvPath path, CudaConvChoice choice);
  * not NULL, gets the last one's strip (SLIDE: its rows; TENSOR_CORES: its
  * tiles; BOX_FUSED: 0). */
 long cudaconv_cuda_test_path_runs (CudaConvPath path, int *strip);
+
+/* The kernel sliding down rows (SLIDE) that the planner launches for op
+ * (CUDACONV_OP_SEPARABLE for every separable filter, CUDACONV_OP_SOBEL,
+ * CUDACONV_OP_LAPLACIAN) on planes of channels samples of type at radius
+ * (the stencils': 1), leaving channel skip out (-1: none; Sobel's
+ * variants): its blocks an SM (its launch bounds) and the columns each of
+ * its warps makes.  So a test sizes frames from the kernels' own table
+ * (variants.cuh) rather than from a copy of it. */
+void cudaconv_cuda_test_slide_shape (CudaConvOp op, CudaConvSampleType type,
+    int channels, int radius, int skip, int *blocks, int *warp_px);
 
 #ifdef __cplusplus
 }

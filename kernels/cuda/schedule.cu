@@ -301,6 +301,28 @@ cudaconv_cuda_test_path_runs (CudaConvPath path, int *strip)
   return __atomic_load_n (&test_runs[path], __ATOMIC_SEQ_CST);
 }
 
+/* The kernel sliding down rows for op (the separable filters', Sobel's,
+ * the Laplacian's) on planes of channels samples of type at radius, with
+ * channel skip left out: its blocks an SM and the columns a warp makes. */
+static void
+slide_shape (CudaConvOp op, CudaConvSampleType type, int channels,
+    int radius, int skip, int *blocks, int *warp_px)
+{
+  const int stencil = op == CUDACONV_OP_SOBEL || op == CUDACONV_OP_LAPLACIAN;
+
+  *blocks = op == CUDACONV_OP_SOBEL ? cc::sobel_slide_blocks (skip) :
+      cc::slide_blocks (stencil ? 1 : radius);
+  *warp_px = stencil ? cc::slide_warp_px (4, 1) : cc::slide_warp_px (channels,
+      radius, (int) cudaconv_sample_size (type));
+}
+
+void
+cudaconv_cuda_test_slide_shape (CudaConvOp op, CudaConvSampleType type,
+    int channels, int radius, int skip, int *blocks, int *warp_px)
+{
+  slide_shape (op, type, channels, radius, skip, blocks, warp_px);
+}
+
 /* Whether the tiled kernel in packed halves makes this job within 1 LSB
  * (variants.cuh, HalfTileRadii). */
 static int
@@ -462,9 +484,11 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
 {
   CcSepParams p;
   CudaConvStatus s;
-  int rows = slide_rows (cuda, pl, cc::slide_blocks (radius),
-      cc::slide_warp_px (channels, radius,
-          (int) cudaconv_sample_size (type)));
+  int blocks, warp_px, rows;
+
+  slide_shape (CUDACONV_OP_SEPARABLE, type, channels, radius, -1, &blocks,
+      &warp_px);
+  rows = slide_rows (cuda, pl, blocks, warp_px);
 
   sep_params_init (&p, job, window (pl, out, border, radius, radius),
       2 * radius + 1, 2 * radius + 1);
@@ -974,9 +998,9 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
   if (stencil_slide_fits (pl, out, type, channels)) {
     int skip = cc::skipped_channel (type, channels, out);
-    int blocks = p.laplacian ? cc::slide_blocks (1) :
-        cc::sobel_slide_blocks (skip);
-    int rows = slide_rows (cuda, pl, blocks, cc::slide_warp_px (4, 1));
+    int blocks, warp_px, rows;
+    slide_shape (plan->op, type, channels, 1, skip, &blocks, &warp_px);
+    rows = slide_rows (cuda, pl, blocks, warp_px);
     path_taken (CUDACONV_PATH_SLIDE, rows);
     return cc_launched (cc_stencil_slide_launch (&p, rows, skip, stream),
         "launching the 3x3 stencil kernel sliding down rows", err);

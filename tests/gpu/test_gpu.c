@@ -1003,18 +1003,20 @@ group_slide_narrow (Ctx * ctx, int quick)
 
 /* Frames whose strips of 4 rows need a little more than one wave of the
  * sliding kernels' resident blocks, where the planner takes strips of 5
- * (variants.cuh: SLIDE_WAVE_ROWS; a block makes 4 strips, a warp the
- * columns in the table: slide_warp_px).  The blocks an SM are the
- * kernels' launch bounds there: 8 on narrow lanes at radius 1 and 2, at
- * radius 1 of four channels and for the Laplacian; 6 on narrow lanes at
- * radius 3 and 4; 7 for Sobel with a channel copied and 6 without (a
- * P010 chroma plane at radius 2 among them).  Each
- * frame is 16 columns of blocks wide, and one row of blocks taller than a
- * wave of strips of 4 (Sobel's, made for 7 blocks, takes strips of 5 at 6
- * too, on GPUs of 40 SMs or more).  Its source rows are aligned to 16
- * bytes, so that the planner may take the kernels: every case that runs
- * on them must run in strips of 5, and each must run on them at least
- * once (a gaussian's random sigma may fail the error bound). */
+ * (variants.cuh: SLIDE_WAVE_ROWS; a block makes 4 strips).  The blocks an
+ * SM (the kernel's launch bounds) and the columns a warp makes come from
+ * the library's table (cudaconv_cuda_test_slide_shape), for every lane
+ * kind: four channels at radii 1 (16-byte lanes), 2 and 4, one channel at
+ * radii 1 and 4, two at 2 and 3, a P010 chroma plane at radius 2, and the
+ * stencils.  Each frame is 16 columns of blocks wide, and one row of
+ * blocks taller than a wave of strips of 4.  Sobel's variants differ (the
+ * one with a channel left out takes more blocks an SM): its frame is made
+ * for the variant with alpha left out, and takes strips of 5 in the other
+ * too, on GPUs of 40 SMs or more, while the two differ by one block.  The
+ * source rows are aligned to 16 bytes, so that the planner may take the
+ * kernels: every case that runs on them must run in strips of 5, and each
+ * must run on them at least once (a gaussian's random sigma may fail the
+ * error bound). */
 static void
 group_slide_waves (Ctx * ctx, int quick)
 {
@@ -1023,16 +1025,12 @@ group_slide_waves (Ctx * ctx, int quick)
     CaseKind kind;
     int channels;
     int radius;
-    int blocks;
-    int warp_px;
     int format;                 /* formats[], u8 where left out */
   } cases[] = {
-    {CASE_GAUSSIAN, 4, 1, 8, 120}, {CASE_BOX_SMALL, 4, 1, 8, 120},
-    {CASE_LAPLACIAN, 4, 0, 8, 120}, {CASE_SOBEL, 4, 0, 7, 120},
-    {CASE_GAUSSIAN, 4, 2, 8, 60}, {CASE_GAUSSIAN, 4, 4, 6, 56},
-    {CASE_GAUSSIAN, 1, 1, 8, 240}, {CASE_GAUSSIAN, 1, 4, 6, 240},
-    {CASE_GAUSSIAN, 2, 2, 8, 120}, {CASE_GAUSSIAN, 2, 3, 6, 120},
-    {CASE_GAUSSIAN, 2, 2, 8, 60, 2},
+    {CASE_GAUSSIAN, 4, 1}, {CASE_BOX_SMALL, 4, 1}, {CASE_LAPLACIAN, 4, 0},
+    {CASE_SOBEL, 4, 0}, {CASE_GAUSSIAN, 4, 2}, {CASE_GAUSSIAN, 4, 4},
+    {CASE_GAUSSIAN, 1, 1}, {CASE_GAUSSIAN, 1, 4}, {CASE_GAUSSIAN, 2, 2},
+    {CASE_GAUSSIAN, 2, 3}, {CASE_GAUSSIAN, 2, 2, 2},
   };
   Group g = { 0 };
   int sms = 0;
@@ -1044,10 +1042,16 @@ group_slide_waves (Ctx * ctx, int quick)
   }
   ctx->src_align = 16;
   for (int i = 0; i < (int) (sizeof (cases) / sizeof (cases[0])); i++) {
-    int ran = 0;
+    CaseKind kind = cases[i].kind;
+    int ran = 0, blocks = 0, warp_px = 0;
+    cudaconv_cuda_test_slide_shape (kind == CASE_SOBEL ? CUDACONV_OP_SOBEL :
+        kind == CASE_LAPLACIAN ? CUDACONV_OP_LAPLACIAN :
+        CUDACONV_OP_SEPARABLE, formats[cases[i].format].type,
+        cases[i].channels, kind == CASE_SOBEL || kind == CASE_LAPLACIAN ? 1 :
+        cases[i].radius, kind == CASE_SOBEL ? 3 : -1, &blocks, &warp_px);
     for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b += quick ? 2 : 1) {
-      int h = 16 * (sms * cases[i].blocks / 16 + 1);
-      int w = 16 * cases[i].warp_px;
+      int h = 16 * (sms * blocks / 16 + 1);
+      int w = 16 * warp_px;
       long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
           NULL);
       int strip = 0;
