@@ -126,7 +126,8 @@ half_tile_has (CudaConvSampleType type, int channels, int radius)
  * pixels.  Measured on an H200 (bench/RESULTS.md), 4K RGBA took 26.9 to
  * 27.2 us down first against 28.4 across first (which filtered every
  * halo row across: 6 rows for each strip of 4), and a sharpen of radius
- * 1, which across first had left to the tile, 28.5 against 50.7.  The 3x3
+ * 1, which across first had left to the tile, 28.5 against 50.7 (with
+ * the interior copy, which slide_interior_copy now leaves out).  The 3x3
  * stencils (stencil3x3.cu) take these lanes too, across first
  * (slide_strip), loading at least SLIDE_AHEAD rows ahead.  Measured on an
  * H100, strips of 4 rows beat 2, 3, 5, 6, 8, 12 and 16 at 4K across first
@@ -241,15 +242,21 @@ slide_sums_down (int channels, int radius, int sample_bytes)
 
 /* Whether a lane kind's interior warps (SlideWarp::interior) take a
  * copy of the strip of their own, whose loads have no edge code and whose
- * stores are whole.  Four channels, and the kernels summing down: on an
- * H100 (bench/RESULTS.md) it took 4K RGBA radius 2 from 40.2 to 37.0 us,
- * but with the ring of one and two channels it cost registers and spills
- * for nothing (P010 56.5 -> 60.8 us, NV12 and I420 slower too; one
- * channel's ring at radius 4 spills 36 bytes with it). */
+ * stores are whole.  Four channels on narrow lanes, and the kernels
+ * summing down: on an H100 (bench/RESULTS.md) it took 4K RGBA radius 2
+ * from 40.2 to 37.0 us, but with the ring of one and two channels it cost
+ * registers and spills for nothing (P010 56.5 -> 60.8 us, NV12 and I420
+ * slower too; one channel's ring at radius 4 spills 36 bytes with it).
+ * Not on 16-byte lanes: there the copy made the code 29 % larger, and
+ * on an H200 the kernel took 27.3 to 27.5 us for a 4K frame under Nsight
+ * Compute with the caches flushed against 25.0 to 25.5 without it, the
+ * same in the benchmark. */
 constexpr bool
 slide_interior_copy (int channels, int radius, int sample_bytes)
 {
-  return channels == 4 || slide_sums_down (channels, radius, sample_bytes);
+  return (channels == 4 && slide_lane_bytes (channels, radius,
+          sample_bytes) == 8) || slide_sums_down (channels, radius,
+      sample_bytes);
 }
 
 /* Whether a lane kind's interior warps loop down their strip

@@ -839,9 +839,10 @@ group_slide (Ctx * ctx, int quick)
  * first.  Widths around those columns, heights
  * around the strips (7 rows with the test's choice); 497x19 holds a warp of
  * one channel clear of every edge, whose copy of the strip
- * (SlideWarp::interior) one channel at radius 4 takes as four do, and warps
- * of two channels that loop down their strip at radii 2 and 4
- * (down_loop).  One case in four keeps the kernel out.  Sources aligned
+ * (SlideWarp::interior) one channel at radius 4 takes as four do on
+ * narrow lanes, and warps of two channels that loop down their strip at
+ * radii 2 and 4 (down_loop).  One case in four keeps the kernel out.
+ * Sources aligned
  * to 16 bytes take vector loads, to 4 bytes (at least) 32-bit words, and
  * one case in four has a random start and pitch (the tile where they are
  * not 4-byte aligned).
