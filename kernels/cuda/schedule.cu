@@ -302,18 +302,17 @@ cudaconv_cuda_test_path_runs (CudaConvPath path, int *strip)
 }
 
 /* The kernel sliding down rows for op (the separable filters', Sobel's,
- * the Laplacian's) on planes of channels samples of type at radius, with
- * channel skip left out: its blocks an SM and the columns a warp makes. */
+ * the Laplacian's) on planes of channels samples of type at radius (the
+ * stencils': 8-bit RGBA at 1), with channel skip left out: its blocks an
+ * SM and the columns a warp makes. */
 static void
 slide_shape (CudaConvOp op, CudaConvSampleType type, int channels,
     int radius, int skip, int *blocks, int *warp_px)
 {
-  const int stencil = op == CUDACONV_OP_SOBEL || op == CUDACONV_OP_LAPLACIAN;
-
   *blocks = op == CUDACONV_OP_SOBEL ? cc::sobel_slide_blocks (skip) :
-      cc::slide_blocks (stencil ? 1 : radius);
-  *warp_px = stencil ? cc::slide_warp_px (4, 1) : cc::slide_warp_px (channels,
-      radius, (int) cudaconv_sample_size (type));
+      cc::slide_blocks (radius);
+  *warp_px = cc::slide_warp_px (channels, radius,
+      (int) cudaconv_sample_size (type));
 }
 
 void
