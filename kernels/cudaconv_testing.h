@@ -72,6 +72,12 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 or two channels, no plane writes another's bytes and
  *                 the GPU has compute capability 9.0 or more; NEVER:
  *                 each plane's after the last one's.
+ *   SLIDE_PLAIN_MAP  SLIDE's separable filters of 8-bit planes stored by
+ *                 the kernel variant for plain channel maps
+ *                 (separable_slide.cu, CcSepParams' plain_map); AUTO and
+ *                 ALWAYS: where every channel takes the filter's value
+ *                 but the last, which may copy its input, with no unsharp
+ *                 mask or offset; NEVER: the variant for every map.
  *   MASK_TENSOR_CORES  masks up to 9x9 of 8-bit four-channel planes on
  *                 tensor cores (mask_mma.cu); AUTO and ALWAYS: where its
  *                 error bound allows and the GPU has compute capability
@@ -84,6 +90,7 @@ typedef enum
   CUDACONV_PATH_UNSHARP_HALVES,
   CUDACONV_PATH_SLIDE_BESIDE,
   CUDACONV_PATH_MASK_TENSOR_CORES,
+  CUDACONV_PATH_SLIDE_PLAIN_MAP,
   CUDACONV_N_PATHS
 } CudaConvPath;
 

@@ -115,6 +115,10 @@ typedef struct
   /* CC_BESIDE_* bits (separable_slide.cu); last, so that the kernels that
    * never read it find the fields above where they were */
   int beside;
+  /* the channel map is plain: every channel takes the filter's value but
+   * the last, which may copy its input; no unsharp mask, no offset
+   * (separable_slide.cu's variant for it; read at launch) */
+  int plain_map;
 } CcSepParams;
 
 /* Two-pass separable path for radii beyond the fused tile (separable.cu):

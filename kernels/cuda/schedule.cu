@@ -475,6 +475,22 @@ slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks,
   return cc::SLIDE_ROWS;
 }
 
+/* Whether the kernel sliding down rows takes the variant for plain maps
+ * (CcSepParams' plain_map): 8-bit samples, no unsharp mask or offset,
+ * every channel filtered but the last, which may copy its input. */
+static int
+slide_plain_map (const SepJob * job, const CcOutput * out,
+    CudaConvSampleType type, int channels)
+{
+  if (test_choice (CUDACONV_PATH_SLIDE_PLAIN_MAP) == CUDACONV_CHOICE_NEVER ||
+      type != CUDACONV_SAMPLE_U8 || job->unsharp || job->offset != 0)
+    return 0;
+  for (int c = 0; c < channels - 1; c++)
+    if (out->action[c] != CUDACONV_CHANNEL_FILTER)
+      return 0;
+  return out->action[channels - 1] != CUDACONV_CHANNEL_FILL;
+}
+
 static CudaConvStatus
 run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
     const double *tx, const double *ty, int unsharp_half, const CcPlane * pl,
@@ -495,8 +511,11 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
   cc_centre_taps (p.taps_y, p.nty, ty, 2 * job->ry + 1);
   p.unsharp_half = unsharp_half;
   p.beside = cc::slide_has_beside (channels) ? job->beside : 0;
+  p.plain_map = slide_plain_map (job, out, type, channels);
   if (unsharp_half)
     path_taken (CUDACONV_PATH_UNSHARP_HALVES, 0);
+  if (p.plain_map)
+    path_taken (CUDACONV_PATH_SLIDE_PLAIN_MAP, rows);
   path_taken (CUDACONV_PATH_SLIDE, rows);
   if (p.beside & CC_BESIDE_LAUNCHED)
     path_taken (CUDACONV_PATH_SLIDE_BESIDE, rows);

@@ -85,6 +85,74 @@ lane_across (const LaneTaps<T, 2 * R + 1> & tx, const E (&v)[N],
   }
 }
 
+/* The bits of lane element k (a pair of halves: of pixels 4 apart of
+ * one channel, of one pixel of two, or of half a pixel of four) that hold
+ * the last channel. */
+template <int C> __device__ __forceinline__ constexpr unsigned
+last_channel_halves (int k)
+{
+  return C == 1 ? 0xffffffffu : C == 2 || k % 2 == 1 ? 0xffff0000u : 0u;
+}
+
+/* The bytes of a word of a lane's row that hold the last channel. */
+template <int C> __device__ __forceinline__ constexpr unsigned
+last_channel_bytes ()
+{
+  return C == 1 ? 0xffffffffu : C == 2 ? 0xff00ff00u : 0xff000000u;
+}
+
+/* Stores a lane's pixels of output row o, whose correlation in halves is
+ * h, where the map is plain (CcSepParams' plain_map): every channel takes
+ * the correlation but the last, which copies its input where need_src.
+ * That input comes from the ring's exact halves of the input row
+ * (src_of), merged into h before the halves become bytes, or, summing
+ * down, from the row's bytes (raw), merged after: one logic operation a
+ * word, where lane_store makes the input's bytes from its halves again
+ * and merges every word through three masks.  WHOLE as lane_store's. */
+template <bool WHOLE, class L, int R, int ROWS, class SrcOf>
+    __device__ __forceinline__ void
+plain_map_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
+    int o, const __half2 (&h)[L::ELEMS], const typename L::Raw & raw,
+    const SrcOf & src_of)
+{
+  constexpr int C = L::C, N = L::ELEMS, WORDS = L::BYTES / 4;
+  __half2 out[N];
+  unsigned words[WORDS];
+
+#pragma unroll
+  for (int k = 0; k < N; k++)
+    out[k] = h[k];
+  if constexpr (!L::SUMS_DOWN) {
+    if (p.w.out.need_src) {
+      __half2 src[N];
+      src_of (src);
+#pragma unroll
+      for (int k = 0; k < N; k++) {
+        const unsigned m = last_channel_halves<C> (k);
+        if (m != 0)
+          out[k] = half2_from_bits ((half2_bits (out[k]) & ~m) |
+              (half2_bits (src[k]) & m));
+      }
+    }
+  }
+  const typename L::Raw bytes = lane_of_halves<C> (out);
+  memcpy (words, &bytes, sizeof (words));
+  if constexpr (L::SUMS_DOWN) {
+    if (p.w.out.need_src) {
+      constexpr unsigned M = last_channel_bytes<C> ();
+      unsigned in[WORDS];
+      memcpy (in, &raw, sizeof (in));
+#pragma unroll
+      for (int w = 0; w < WORDS; w++)
+        words[w] = (words[w] & ~M) | (in[w] & M);
+    }
+  }
+  typename L::In run;
+  memcpy (run.u.b, words, sizeof (words));
+  run_store<uint8_t, C, L::PX> (run, sw.pl.dst + (long long) (sw.y0 + o) *
+      sw.pl.dst_stride, sw.x, WHOLE ? L::PX : sw.n, sw.pl.dst_align);
+}
+
 /* Stores a lane's pixels of output row o of the strip, whose correlation
  * is h, through the channel map; its input row is raw as bytes (which only
  * copied channels read), and src_of (E (&)[N]) gives it as elements where
@@ -96,13 +164,18 @@ lane_across (const LaneTaps<T, 2 * R + 1> & tx, const E (&v)[N],
  * planner's bound allows (CcSepParams' unsharp_half).  Lane kinds without
  * that f32 finish (slide_f32_finish: 16-byte lanes) store halves only:
  * the planner gives them no offset, and unsharp masks only in halves.
- * WHOLE: the lane's pixels are all in the plane (an interior warp's). */
-template <typename T, bool WHOLE, class L, int R, int ROWS, typename E,
-    class SrcOf> __device__ __forceinline__ void
+ * WHOLE: the lane's pixels are all in the plane (an interior warp's).
+ * PLAIN_MAP: the kernel's variant for plain maps (plain_map_store). */
+template <typename T, bool WHOLE, bool PLAIN_MAP, class L, int R, int ROWS,
+    typename E, class SrcOf> __device__ __forceinline__ void
 lane_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
     int o, const E (&h)[L::ELEMS], const typename L::Raw & raw,
     const SrcOf & src_of)
 {
+  if constexpr (PLAIN_MAP) {
+    plain_map_store<WHOLE> (p, sw, o, h, raw, src_of);
+    return;
+  }
   constexpr int C = L::C, PX = L::PX, N = L::ELEMS;
   const int y = sw.y0 + o;
   const int n = WHOLE ? PX : sw.n;
@@ -177,7 +250,7 @@ lane_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
  * The rows enter SLIDE_DOWN_AHEAD ahead of their use.  8-bit samples go
  * in pairs of halves, 16-bit ones in floats (f32 has no error bound to
  * meet: its rounding is far below 1 LSB, as in the f32 tile). */
-template <typename T, int C, int R, int ROWS, bool INTERIOR>
+template <typename T, int C, int R, int ROWS, bool INTERIOR, bool PLAIN_MAP>
     __device__ __forceinline__ void
 down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
         ROWS> & sw)
@@ -254,7 +327,8 @@ down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
     if constexpr (L::SUMS_DOWN) {
       if (p.w.out.need_src || p.unsharp)
         in = load (o + R);
-      lane_store<T, INTERIOR> (p, sw, o, h, in,[&](E (&src)[N]) {
+      lane_store<T, INTERIOR, PLAIN_MAP> (p, sw, o, h, in,
+          [&](E (&src)[N]) {
             lane_halves<C> (in, src);
           });
     } else {
@@ -265,9 +339,10 @@ down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
       if constexpr (sizeof (T) == 2) {
         if (p.w.out.need_src)
           in = load (o + R);
-      } else if (p.w.out.need_src)
+      } else if (p.w.out.need_src && !PLAIN_MAP)
         in = lane_of_halves<C, true> (src);
-      lane_store<T, INTERIOR> (p, sw, o, h, in,[&](E (&out)[N]) {
+      lane_store<T, INTERIOR, PLAIN_MAP> (p, sw, o, h, in,
+          [&](E (&out)[N]) {
 #pragma unroll
             for (int i = 0; i < N; i++)
               out[i] = src[i];
@@ -287,8 +362,8 @@ down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
  * RGBA at radius 2 41.4 against 36.9 to 37.0, at 4 63.3 to 63.6 against
  * 51.8 to 52.2; unrolled by 2 it gained nothing (4K NV12 31.7 against
  * 30.9 to 31.0). */
-template <typename T, int C, int R, int ROWS> __device__ __forceinline__
-    void
+template <typename T, int C, int R, int ROWS, bool PLAIN_MAP>
+    __device__ __forceinline__ void
 down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
         ROWS> & sw)
 {
@@ -337,9 +412,9 @@ down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
       continue;
     /* input row o + R: bytes from its exact halves where a channel
      * copies them */
-    const uint2 in = p.w.out.need_src ? lane_of_halves<C, true> (ring[R]) :
-        make_uint2 (0, 0);
-    lane_store<T, true> (p, sw, o, h, in,[&](E (&src)[4]) {
+    const uint2 in = p.w.out.need_src && !PLAIN_MAP ?
+        lane_of_halves<C, true> (ring[R]) : make_uint2 (0, 0);
+    lane_store<T, true, PLAIN_MAP> (p, sw, o, h, in,[&](E (&src)[4]) {
 #pragma unroll
           for (int i = 0; i < 4; i++)
             src[i] = ring[R][i];
@@ -349,10 +424,11 @@ down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
 
 /* A warp's strip: INTERIOR where the warp is (SlideWarp) and the
  * variant has the copy (slide_interior_copy). */
-template <typename T, int C, int R, int ROWS> __device__ __forceinline__
-    void
+template <typename T, int C, int R, int ROWS, bool PLAIN_MAP>
+    __device__ __forceinline__ void
 down_strip (const CcSepParams & p)
 {
+  static_assert (!PLAIN_MAP || sizeof (T) == 1, "8-bit samples");
   const SlideWarp<SlideLane<C, R, T>, R, ROWS> sw (p.w);
 
   if (sw.idle ())
@@ -361,16 +437,16 @@ down_strip (const CcSepParams & p)
           SlideLane<C, R, T>::INTERIOR_COPY), "one way for interior warps");
   if constexpr (SlideLane<C, R, T>::LOOPS) {
     if (sw.interior) {          /* warp-uniform */
-      down_loop<T, C, R, ROWS> (p, sw);
+      down_loop<T, C, R, ROWS, PLAIN_MAP> (p, sw);
       return;
     }
   } else if constexpr (SlideLane<C, R, T>::INTERIOR_COPY) {
     if (sw.interior) {          /* warp-uniform */
-      down_rows<T, C, R, ROWS, true> (p, sw);
+      down_rows<T, C, R, ROWS, true, PLAIN_MAP> (p, sw);
       return;
     }
   }
-  down_rows<T, C, R, ROWS, false> (p, sw);
+  down_rows<T, C, R, ROWS, false, PLAIN_MAP> (p, sw);
 }
 
 /* Programmatic dependent launch (PTX griddepcontrol, compute capability
@@ -401,14 +477,15 @@ wait_for_last_kernel ()
  * which waits for this grid only, then waits for both.  Only the BESIDE
  * variant has them (slide_has_beside), and it is launched only where the
  * planner sets a CC_BESIDE_* bit. */
-template <typename T, int C, int R, int ROWS, bool BESIDE> __global__ void
+template <typename T, int C, int R, int ROWS, bool BESIDE, bool PLAIN_MAP>
+    __global__ void
 __launch_bounds__ (32 * SLIDE_WARPS, slide_blocks (R))
 separable_slide (const __grid_constant__ CcSepParams p)
 {
   if constexpr (BESIDE)
     if (p.beside & CC_BESIDE_LET_NEXT)
       let_next_kernel_start ();
-  down_strip<T, C, R, ROWS> (p);
+  down_strip<T, C, R, ROWS, PLAIN_MAP> (p);
   if constexpr (BESIDE)
     if ((p.beside & CC_BESIDE_LAUNCHED) && blockIdx.x == 0 &&
         blockIdx.y == 0 && threadIdx.x == 0)
@@ -441,14 +518,23 @@ cc_separable_slide_launch (const CcSepParams * p, CudaConvSampleType type,
             constexpr int ROWS = decltype (h)::value;
             config.gridDim = cc::slide_grid (p->w.plane,
                 cc::slide_warp_px (C, R, sizeof (T)), h);
+            auto with_map =[&](auto beside) {
+              constexpr bool B = decltype (beside)::value;
+              if constexpr (sizeof (T) == 1) {
+                if (p->plain_map)
+                  return cudaLaunchKernelEx (&config,
+                      cc::separable_slide<T, C, R, ROWS, B, true>, *p);
+              }
+              return p->plain_map ? cudaErrorInvalidValue :
+                  cudaLaunchKernelEx (&config,
+                  cc::separable_slide<T, C, R, ROWS, B, false>, *p);
+            };
             if constexpr (cc::slide_has_beside (C)) {
               if (p->beside != 0)
-                return cudaLaunchKernelEx (&config,
-                    cc::separable_slide<T, C, R, ROWS, true>, *p);
+                return with_map (std::true_type ());
             }
             return p->beside != 0 ? cudaErrorInvalidValue :
-                cudaLaunchKernelEx (&config,
-                cc::separable_slide<T, C, R, ROWS, false>, *p);
+                with_map (std::false_type ());
           });
   };
   if (type == CUDACONV_SAMPLE_U16)

@@ -385,7 +385,25 @@ typedef struct
                                  * to this many bytes */
   int plain_filters;            /* gaussians and sharpens take the
                                  * default sigma, sharpens amount 1 */
+  int last_copied;              /* the map filters every channel but the
+                                 * last, which copies its input */
+  int case_plain;               /* set by run_case: its map was plain and
+                                 * its filter neither unsharp nor offset
+                                 * (CUDACONV_PATH_SLIDE_PLAIN_MAP) */
 } Ctx;
+
+/* Whether map (NULL: every channel filtered) filters every channel but
+ * the last, which it filters or copies. */
+static int
+map_is_plain (const CudaConvChannelMap * map, int channels)
+{
+  if (map == NULL)
+    return 1;
+  for (int c = 0; c < channels - 1; c++)
+    if (map->action[c] != CUDACONV_CHANNEL_FILTER)
+      return 0;
+  return map->action[channels - 1] != CUDACONV_CHANNEL_FILL;
+}
 
 static void
 random_map (CudaConvChannelMap * map, TuRng * rng, const Format * fmt,
@@ -487,10 +505,16 @@ run_case (Ctx * ctx, Group * group, CaseKind kind, CudaConvBorder border,
         ctx->box_ry);
   }
   f->desc.border = border;
-  if (tu_rng_int (rng, 0, 1)) {
+  if (ctx->last_copied) {
+    cudaconv_channel_map_init (&map_storage);
+    map_storage.action[channels - 1] = CUDACONV_CHANNEL_COPY;
+    map = &map_storage;
+  } else if (tu_rng_int (rng, 0, 1)) {
     random_map (&map_storage, rng, fmt, channels);
     map = &map_storage;
   }
+  ctx->case_plain = map_is_plain (map, channels) && kind != CASE_SHARPEN &&
+      f->desc.offset == 0;
   snprintf (what, sizeof (what), "seed %llu %s %s (%s) border %s %s C=%d "
       "%dx%d pitch pad %zu/%zu start %zu/%zu map %s%s%s",
       (unsigned long long) ctx->seed, NAME, case_names[kind], f->what,
@@ -858,7 +882,14 @@ group_slide (Ctx * ctx, int quick)
  * keep them out, in the others a sharpen of amount 1 at radius 1, 2 or 3
  * must take them (at radius 4 their bound refuses amount 1), and RGBA must
  * sharpen both ways.  No case kept out may run on the kernel, and no other
- * lane kind in halves. */
+ * lane kind in halves.  One case in three maps every channel but the
+ * last, which it copies (RGBA's alpha); the others have a random map or
+ * none.  8-bit cases that slide with a plain map (every channel filtered
+ * but the last, which may copy its input; no unsharp mask, no offset)
+ * must take the kernel's variant for them where the test allows it
+ * (every other eight cases keep it out), and no other case may: each
+ * 8-bit lane kind at least once copying the last channel, once filtering
+ * it and once kept out. */
 static void
 group_slide_narrow (Ctx * ctx, int quick)
 {
@@ -882,6 +913,11 @@ group_slide_narrow (Ctx * ctx, int quick)
   Group on = { 0 }, off = { 0 };
   int ran[5][5] = { {0} }, sharpened[5] = { 0 };
   int in_halves[5] = { 0 }, in_f32[5] = { 0 };
+  /* plain maps that slid: in the variant for them, the last channel
+   * copied or filtered, and kept out of it */
+  int plain_copied[5] = { 0 }, plain_filtered[5] = { 0 }, plain_kept[5] = {
+    0
+  };
   int index = 0;
 
   for (int l = 0; l < n_lanes; l++)
@@ -902,14 +938,23 @@ group_slide_narrow (Ctx * ctx, int quick)
               long halves_before =
                   cudaconv_cuda_test_path_runs (CUDACONV_PATH_UNSHARP_HALVES,
                   NULL);
+              long plain_before =
+                  cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE_PLAIN_MAP,
+                  NULL);
               int halves_allowed = (index / 4) % 2 == 0;
-              long runs, halves;
+              int plain_allowed = (index / 8) % 2 == 0;
+              long runs, halves, plain;
+              int plain_ok;
               ctx->src_align = aligns[(index / 3) % 4];
               ctx->plain_filters = choice == CUDACONV_CHOICE_ALWAYS &&
                   ctx->src_align > 0;
               cudaconv_cuda_test_path (CUDACONV_PATH_UNSHARP_HALVES,
                   halves_allowed ? CUDACONV_CHOICE_AUTO :
                   CUDACONV_CHOICE_NEVER);
+              cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE_PLAIN_MAP,
+                  plain_allowed ? CUDACONV_CHOICE_AUTO :
+                  CUDACONV_CHOICE_NEVER);
+              ctx->last_copied = index % 3 == 1;
               run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
                   separable_kinds[k], (CudaConvBorder) b, format, channels, w,
                   h, radius, 0, NULL);
@@ -919,6 +964,25 @@ group_slide_narrow (Ctx * ctx, int quick)
               halves =
                   cudaconv_cuda_test_path_runs (CUDACONV_PATH_UNSHARP_HALVES,
                   NULL) - halves_before;
+              plain =
+                  cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE_PLAIN_MAP,
+                  NULL) - plain_before;
+              plain_ok = (plain != 0) == (runs != 0 && lanes[l].bits == 8 &&
+                  plain_allowed && ctx->case_plain);
+              if (!plain_ok)
+                printf ("FAIL seed %llu %s: the sliding kernel's variant for "
+                    "plain maps ran %ld times (%s C=%d radius %d, %s, map "
+                    "%s, %s)\n", (unsigned long long) ctx->seed, NAME, plain,
+                    format->name, channels, radius,
+                    case_names[separable_kinds[k]],
+                    ctx->case_plain ? "plain" : "not plain",
+                    plain_allowed ? "allowed" : "kept out");
+              tu_check (ctx->tally, plain_ok);
+              if (runs != 0 && lanes[l].bits == 8 && ctx->case_plain) {
+                plain_copied[l] += plain != 0 && ctx->last_copied;
+                plain_filtered[l] += plain != 0 && !ctx->last_copied;
+                plain_kept[l] += plain == 0;
+              }
               if (halves != 0 && (!halves_allowed || lanes[l].bits != 8
                       || channels != 4 || separable_kinds[k] != CASE_SHARPEN
                       || runs == 0)) {
@@ -970,10 +1034,24 @@ group_slide_narrow (Ctx * ctx, int quick)
             }
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
   cudaconv_cuda_test_path (CUDACONV_PATH_UNSHARP_HALVES, CUDACONV_CHOICE_AUTO);
+  cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE_PLAIN_MAP,
+      CUDACONV_CHOICE_AUTO);
   ctx->extremes = 0;
   ctx->src_align = 0;
   ctx->plain_filters = 0;
+  ctx->last_copied = 0;
   for (int l = 0; l < n_lanes; l++) {
+    if (lanes[l].bits == 8) {
+      int covered = plain_copied[l] > 0 && plain_filtered[l] > 0 &&
+          plain_kept[l] > 0;
+      if (!covered)
+        printf ("FAIL seed %llu %s: 8-bit C=%d slid with plain maps %d "
+            "times in their variant copying the last channel, %d filtering "
+            "it, %d kept out; each must be at least once\n",
+            (unsigned long long) ctx->seed, NAME, lanes[l].channels,
+            plain_copied[l], plain_filtered[l], plain_kept[l]);
+      tu_check (ctx->tally, covered);
+    }
     for (int radius = 1; radius <= 4; radius++) {
       if (!(lanes[l].radii & 1 << radius))
         continue;
