@@ -76,8 +76,9 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 the kernel variant for plain channel maps
  *                 (separable_slide.cu, CcSepParams' plain_map); AUTO and
  *                 ALWAYS: where every channel takes the filter's value
- *                 but the last, which may copy its input, with no unsharp
- *                 mask or offset; NEVER: the variant for every map.
+ *                 but the last, which may copy its input, with no offset
+ *                 and an unsharp mask only in halves; NEVER: the variant
+ *                 for every map.
  *   MASK_TENSOR_CORES  masks up to 9x9 of 8-bit four-channel planes on
  *                 tensor cores (mask_mma.cu); AUTO and ALWAYS: where its
  *                 error bound allows and the GPU has compute capability

@@ -116,8 +116,8 @@ typedef struct
    * never read it find the fields above where they were */
   int beside;
   /* the channel map is plain: every channel takes the filter's value but
-   * the last, which may copy its input; no unsharp mask, no offset
-   * (separable_slide.cu's variant for it; read at launch) */
+   * the last, which may copy its input; no offset, an unsharp mask only in
+   * halves (separable_slide.cu's variants for it; read at launch) */
   int plain_map;
 } CcSepParams;
 

@@ -475,15 +475,18 @@ slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks,
   return cc::SLIDE_ROWS;
 }
 
-/* Whether the kernel sliding down rows takes the variant for plain maps
- * (CcSepParams' plain_map): 8-bit samples, no unsharp mask or offset,
- * every channel filtered but the last, which may copy its input. */
+/* Whether the kernel sliding down rows takes its variants for plain maps
+ * (CcSepParams' plain_map): 8-bit samples, no offset, an unsharp mask
+ * only in halves, every channel filtered but the last, which may copy its
+ * input. */
 static int
-slide_plain_map (const SepJob * job, const CcOutput * out,
+slide_plain_map (const SepJob * job, int unsharp_half, const CcOutput * out,
     CudaConvSampleType type, int channels)
 {
   if (test_choice (CUDACONV_PATH_SLIDE_PLAIN_MAP) == CUDACONV_CHOICE_NEVER ||
-      type != CUDACONV_SAMPLE_U8 || job->unsharp || job->offset != 0)
+      !cc::slide_has_plain_map ((int) cudaconv_sample_size (type)) ||
+      (job->unsharp && !unsharp_half) ||
+      job->offset != 0)
     return 0;
   for (int c = 0; c < channels - 1; c++)
     if (out->action[c] != CUDACONV_CHANNEL_FILTER)
@@ -511,7 +514,7 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
   cc_centre_taps (p.taps_y, p.nty, ty, 2 * job->ry + 1);
   p.unsharp_half = unsharp_half;
   p.beside = cc::slide_has_beside (channels) ? job->beside : 0;
-  p.plain_map = slide_plain_map (job, out, type, channels);
+  p.plain_map = slide_plain_map (job, unsharp_half, out, type, channels);
   if (unsharp_half)
     path_taken (CUDACONV_PATH_UNSHARP_HALVES, 0);
   if (p.plain_map)

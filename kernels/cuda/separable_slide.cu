@@ -101,15 +101,27 @@ last_channel_bytes ()
   return C == 1 ? 0xffffffffu : C == 2 ? 0xff00ff00u : 0xff000000u;
 }
 
+/* How a kernel sliding down rows stores, a variant each: through any
+ * channel map (lane_store), through a plain map (plain_map_store), or
+ * through a plain map after an unsharp mask in halves. */
+enum SlideStore
+{
+  STORE_ANY_MAP,
+  STORE_PLAIN,
+  STORE_PLAIN_UNSHARP
+};
+
 /* Stores a lane's pixels of output row o, whose correlation in halves is
  * h, where the map is plain (CcSepParams' plain_map): every channel takes
- * the correlation but the last, which copies its input where need_src.
- * That input comes from the ring's exact halves of the input row
- * (src_of), merged into h before the halves become bytes, or, summing
- * down, from the row's bytes (raw), merged after: one logic operation a
- * word, where lane_store makes the input's bytes from its halves again
- * and merges every word through three masks.  WHOLE as lane_store's. */
-template <bool WHOLE, class L, int R, int ROWS, class SrcOf>
+ * the result but the last, which copies its input where need_src.
+ * UNSHARP: the result is the unsharp mask in halves, as lane_store makes
+ * it; else the correlation.  The copied input comes from the ring's
+ * exact halves of the input row (src_of), merged in before the halves
+ * become bytes, or, summing down, from the row's bytes (raw), merged
+ * after: one logic operation a word, where lane_store makes the input's
+ * bytes from its halves again and merges every word through three masks.
+ * WHOLE as lane_store's. */
+template <bool UNSHARP, bool WHOLE, class L, int R, int ROWS, class SrcOf>
     __device__ __forceinline__ void
 plain_map_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
     int o, const __half2 (&h)[L::ELEMS], const typename L::Raw & raw,
@@ -122,6 +134,16 @@ plain_map_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
 #pragma unroll
   for (int k = 0; k < N; k++)
     out[k] = h[k];
+  if constexpr (UNSHARP) {
+    const __half2 amount = __float2half2_rn (p.amount);
+    const __half2 zero = __float2half2_rn (0.f);
+    __half2 src[N];
+    src_of (src);
+#pragma unroll
+    for (int k = 0; k < N; k++)
+      out[k] = __hmax2 (__hfma2 (amount, __hsub2 (src[k], h[k]), src[k]),
+          zero);
+  }
   if constexpr (!L::SUMS_DOWN) {
     if (p.w.out.need_src) {
       __half2 src[N];
@@ -165,15 +187,17 @@ plain_map_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
  * that f32 finish (slide_f32_finish: 16-byte lanes) store halves only:
  * the planner gives them no offset, and unsharp masks only in halves.
  * WHOLE: the lane's pixels are all in the plane (an interior warp's).
- * PLAIN_MAP: the kernel's variant for plain maps (plain_map_store). */
-template <typename T, bool WHOLE, bool PLAIN_MAP, class L, int R, int ROWS,
-    typename E, class SrcOf> __device__ __forceinline__ void
+ * STORE: the kernel's variant (SlideStore); this store is
+ * STORE_ANY_MAP's. */
+template <typename T, bool WHOLE, SlideStore STORE, class L, int R,
+    int ROWS, typename E, class SrcOf> __device__ __forceinline__ void
 lane_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
     int o, const E (&h)[L::ELEMS], const typename L::Raw & raw,
     const SrcOf & src_of)
 {
-  if constexpr (PLAIN_MAP) {
-    plain_map_store<WHOLE> (p, sw, o, h, raw, src_of);
+  if constexpr (STORE != STORE_ANY_MAP) {
+    plain_map_store<STORE == STORE_PLAIN_UNSHARP, WHOLE> (p, sw, o, h, raw,
+        src_of);
     return;
   }
   constexpr int C = L::C, PX = L::PX, N = L::ELEMS;
@@ -250,8 +274,8 @@ lane_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
  * The rows enter SLIDE_DOWN_AHEAD ahead of their use.  8-bit samples go
  * in pairs of halves, 16-bit ones in floats (f32 has no error bound to
  * meet: its rounding is far below 1 LSB, as in the f32 tile). */
-template <typename T, int C, int R, int ROWS, bool INTERIOR, bool PLAIN_MAP>
-    __device__ __forceinline__ void
+template <typename T, int C, int R, int ROWS, bool INTERIOR,
+    SlideStore STORE> __device__ __forceinline__ void
 down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
         ROWS> & sw)
 {
@@ -327,7 +351,7 @@ down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
     if constexpr (L::SUMS_DOWN) {
       if (p.w.out.need_src || p.unsharp)
         in = load (o + R);
-      lane_store<T, INTERIOR, PLAIN_MAP> (p, sw, o, h, in,
+      lane_store<T, INTERIOR, STORE> (p, sw, o, h, in,
           [&](E (&src)[N]) {
             lane_halves<C> (in, src);
           });
@@ -339,9 +363,9 @@ down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
       if constexpr (sizeof (T) == 2) {
         if (p.w.out.need_src)
           in = load (o + R);
-      } else if (p.w.out.need_src && !PLAIN_MAP)
+      } else if (p.w.out.need_src && STORE == STORE_ANY_MAP)
         in = lane_of_halves<C, true> (src);
-      lane_store<T, INTERIOR, PLAIN_MAP> (p, sw, o, h, in,
+      lane_store<T, INTERIOR, STORE> (p, sw, o, h, in,
           [&](E (&out)[N]) {
 #pragma unroll
             for (int i = 0; i < N; i++)
@@ -362,7 +386,7 @@ down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
  * RGBA at radius 2 41.4 against 36.9 to 37.0, at 4 63.3 to 63.6 against
  * 51.8 to 52.2; unrolled by 2 it gained nothing (4K NV12 31.7 against
  * 30.9 to 31.0). */
-template <typename T, int C, int R, int ROWS, bool PLAIN_MAP>
+template <typename T, int C, int R, int ROWS, SlideStore STORE>
     __device__ __forceinline__ void
 down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
         ROWS> & sw)
@@ -412,9 +436,9 @@ down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
       continue;
     /* input row o + R: bytes from its exact halves where a channel
      * copies them */
-    const uint2 in = p.w.out.need_src && !PLAIN_MAP ?
+    const uint2 in = p.w.out.need_src && STORE == STORE_ANY_MAP ?
         lane_of_halves<C, true> (ring[R]) : make_uint2 (0, 0);
-    lane_store<T, true, PLAIN_MAP> (p, sw, o, h, in,[&](E (&src)[4]) {
+    lane_store<T, true, STORE> (p, sw, o, h, in,[&](E (&src)[4]) {
 #pragma unroll
           for (int i = 0; i < 4; i++)
             src[i] = ring[R][i];
@@ -424,11 +448,14 @@ down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
 
 /* A warp's strip: INTERIOR where the warp is (SlideWarp) and the
  * variant has the copy (slide_interior_copy). */
-template <typename T, int C, int R, int ROWS, bool PLAIN_MAP>
+template <typename T, int C, int R, int ROWS, SlideStore STORE>
     __device__ __forceinline__ void
 down_strip (const CcSepParams & p)
 {
-  static_assert (!PLAIN_MAP || sizeof (T) == 1, "8-bit samples");
+  static_assert (STORE == STORE_ANY_MAP || SlideLane<C, R, T>::PLAIN_MAP,
+      "plain maps in halves");
+  static_assert (STORE != STORE_PLAIN_UNSHARP ||
+      SlideLane<C, R, T>::UNSHARP_HALF, "unsharp masks in halves");
   const SlideWarp<SlideLane<C, R, T>, R, ROWS> sw (p.w);
 
   if (sw.idle ())
@@ -437,16 +464,16 @@ down_strip (const CcSepParams & p)
           SlideLane<C, R, T>::INTERIOR_COPY), "one way for interior warps");
   if constexpr (SlideLane<C, R, T>::LOOPS) {
     if (sw.interior) {          /* warp-uniform */
-      down_loop<T, C, R, ROWS, PLAIN_MAP> (p, sw);
+      down_loop<T, C, R, ROWS, STORE> (p, sw);
       return;
     }
   } else if constexpr (SlideLane<C, R, T>::INTERIOR_COPY) {
     if (sw.interior) {          /* warp-uniform */
-      down_rows<T, C, R, ROWS, true, PLAIN_MAP> (p, sw);
+      down_rows<T, C, R, ROWS, true, STORE> (p, sw);
       return;
     }
   }
-  down_rows<T, C, R, ROWS, false, PLAIN_MAP> (p, sw);
+  down_rows<T, C, R, ROWS, false, STORE> (p, sw);
 }
 
 /* Programmatic dependent launch (PTX griddepcontrol, compute capability
@@ -477,15 +504,15 @@ wait_for_last_kernel ()
  * which waits for this grid only, then waits for both.  Only the BESIDE
  * variant has them (slide_has_beside), and it is launched only where the
  * planner sets a CC_BESIDE_* bit. */
-template <typename T, int C, int R, int ROWS, bool BESIDE, bool PLAIN_MAP>
-    __global__ void
+template <typename T, int C, int R, int ROWS, bool BESIDE,
+    SlideStore STORE> __global__ void
 __launch_bounds__ (32 * SLIDE_WARPS, slide_blocks (R))
 separable_slide (const __grid_constant__ CcSepParams p)
 {
   if constexpr (BESIDE)
     if (p.beside & CC_BESIDE_LET_NEXT)
       let_next_kernel_start ();
-  down_strip<T, C, R, ROWS, PLAIN_MAP> (p);
+  down_strip<T, C, R, ROWS, STORE> (p);
   if constexpr (BESIDE)
     if ((p.beside & CC_BESIDE_LAUNCHED) && blockIdx.x == 0 &&
         blockIdx.y == 0 && threadIdx.x == 0)
@@ -520,14 +547,23 @@ cc_separable_slide_launch (const CcSepParams * p, CudaConvSampleType type,
                 cc::slide_warp_px (C, R, sizeof (T)), h);
             auto with_map =[&](auto beside) {
               constexpr bool B = decltype (beside)::value;
-              if constexpr (sizeof (T) == 1) {
-                if (p->plain_map)
+              constexpr bool PLAIN = cc::slide_has_plain_map (sizeof (T));
+              if constexpr (PLAIN && cc::slide_unsharp_half (C)) {
+                if (p->plain_map && p->unsharp)
                   return cudaLaunchKernelEx (&config,
-                      cc::separable_slide<T, C, R, ROWS, B, true>, *p);
+                      cc::separable_slide<T, C, R, ROWS, B,
+                      cc::STORE_PLAIN_UNSHARP>, *p);
+              }
+              if constexpr (PLAIN) {
+                if (p->plain_map && !p->unsharp)
+                  return cudaLaunchKernelEx (&config,
+                      cc::separable_slide<T, C, R, ROWS, B, cc::STORE_PLAIN>,
+                      *p);
               }
               return p->plain_map ? cudaErrorInvalidValue :
                   cudaLaunchKernelEx (&config,
-                  cc::separable_slide<T, C, R, ROWS, B, false>, *p);
+                  cc::separable_slide<T, C, R, ROWS, B, cc::STORE_ANY_MAP>,
+                  *p);
             };
             if constexpr (cc::slide_has_beside (C)) {
               if (p->beside != 0)

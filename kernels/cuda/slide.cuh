@@ -66,6 +66,7 @@ template <int CHANNELS, int RADIUS, typename T = uint8_t> struct SlideLane
   static constexpr bool INTERIOR_COPY = slide_interior_copy (C, RADIUS,
       sizeof (T));
   static constexpr bool UNSHARP_HALF = slide_unsharp_half (C);
+  static constexpr bool PLAIN_MAP = slide_has_plain_map (sizeof (T));
   static constexpr bool F32_FINISH = slide_f32_finish (C, RADIUS,
       sizeof (T));
   static constexpr bool LOOPS = slide_loops_down (C, RADIUS, sizeof (T));

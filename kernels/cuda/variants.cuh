@@ -294,6 +294,23 @@ slide_unsharp_half (int channels)
   return channels == 4;
 }
 
+/* Whether the kernels of a lane kind have variants for plain channel maps
+ * (separable_slide.cu's SlideStore; CcSepParams' plain_map), which every
+ * channel takes the filter's result through but the last, which may copy
+ * its input: a copied channel then merges into the halves before they
+ * become bytes, one logic operation a word, where the store for any map
+ * makes the input's bytes from its halves again and merges every word
+ * through three masks.  8-bit samples, whose store is in halves; with an
+ * unsharp mask in halves (slide_unsharp_half) a third variant.  Measured
+ * on an H200 (bench/RESULTS.md), with RGBA's alpha copied: 4K RGBA
+ * gaussian r=2 33.3 us against 36.1 to 36.3, r=1 25.9 to 26.0 against
+ * 26.8 to 27.2, NV12 at r=4 28.2 to 28.3 against 30.0 to 30.2. */
+constexpr bool
+slide_has_plain_map (int sample_bytes)
+{
+  return sample_bytes == 1;
+}
+
 /* Whether the separable kernel sliding down rows is compiled for planes
  * of channels samples of sample_bytes at radius: 16-bit planes of two
  * channels on narrow lanes, in f32, where a lane's neighbours hold the

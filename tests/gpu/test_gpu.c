@@ -388,7 +388,7 @@ typedef struct
   int last_copied;              /* the map filters every channel but the
                                  * last, which copies its input */
   int case_plain;               /* set by run_case: its map was plain and
-                                 * its filter neither unsharp nor offset
+                                 * its filter had no offset
                                  * (CUDACONV_PATH_SLIDE_PLAIN_MAP) */
 } Ctx;
 
@@ -513,8 +513,7 @@ run_case (Ctx * ctx, Group * group, CaseKind kind, CudaConvBorder border,
     random_map (&map_storage, rng, fmt, channels);
     map = &map_storage;
   }
-  ctx->case_plain = map_is_plain (map, channels) && kind != CASE_SHARPEN &&
-      f->desc.offset == 0;
+  ctx->case_plain = map_is_plain (map, channels) && f->desc.offset == 0;
   snprintf (what, sizeof (what), "seed %llu %s %s (%s) border %s %s C=%d "
       "%dx%d pitch pad %zu/%zu start %zu/%zu map %s%s%s",
       (unsigned long long) ctx->seed, NAME, case_names[kind], f->what,
@@ -886,10 +885,11 @@ group_slide (Ctx * ctx, int quick)
  * last, which it copies (RGBA's alpha); the others have a random map or
  * none.  8-bit cases that slide with a plain map (every channel filtered
  * but the last, which may copy its input; no unsharp mask, no offset)
- * must take the kernel's variant for them where the test allows it
- * (every other eight cases keep it out), and no other case may: each
- * 8-bit lane kind at least once copying the last channel, once filtering
- * it and once kept out. */
+ * (an unsharp mask only in halves) must take the kernel's variants for
+ * them where the test allows it (every other eight cases keep them out),
+ * and no other case may: each 8-bit lane kind at least once copying the
+ * last channel, once filtering it and once kept out; and RGBA sharpens of
+ * radii 1 to 3 and amount 1, alpha copied, in halves through them. */
 static void
 group_slide_narrow (Ctx * ctx, int quick)
 {
@@ -967,8 +967,10 @@ group_slide_narrow (Ctx * ctx, int quick)
               plain =
                   cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE_PLAIN_MAP,
                   NULL) - plain_before;
+              /* an unsharp mask only in halves */
               plain_ok = (plain != 0) == (runs != 0 && lanes[l].bits == 8 &&
-                  plain_allowed && ctx->case_plain);
+                  plain_allowed && ctx->case_plain &&
+                  (separable_kinds[k] != CASE_SHARPEN || halves != 0));
               if (!plain_ok)
                 printf ("FAIL seed %llu %s: the sliding kernel's variant for "
                     "plain maps ran %ld times (%s C=%d radius %d, %s, map "
@@ -1032,11 +1034,37 @@ group_slide_narrow (Ctx * ctx, int quick)
               if (ctx->plain_filters && separable_kinds[k] == CASE_SHARPEN)
                 sharpened[l] += runs > 0;
             }
-  cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
   cudaconv_cuda_test_path (CUDACONV_PATH_UNSHARP_HALVES, CUDACONV_CHOICE_AUTO);
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE_PLAIN_MAP,
       CUDACONV_CHOICE_AUTO);
+  /* RGBA sharpens of amount 1, alpha copied, on the kernel: in halves
+   * through the variant for plain maps (at radius 4 their bound refuses
+   * amount 1) */
   ctx->extremes = 0;
+  ctx->src_align = 16;
+  ctx->plain_filters = 1;
+  ctx->last_copied = 1;
+  cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_ALWAYS);
+  for (int radius = 1; radius <= 3; radius++) {
+    long plain = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE_PLAIN_MAP,
+        NULL);
+    long halves = cudaconv_cuda_test_path_runs (CUDACONV_PATH_UNSHARP_HALVES,
+        NULL);
+    int took;
+    run_case (ctx, &on, CASE_SHARPEN,
+        (CudaConvBorder) tu_rng_int (ctx->rng, 0, CUDACONV_BORDER_CONSTANT),
+        &formats[0], 4, tu_rng_int (ctx->rng, 60, 300),
+        tu_rng_int (ctx->rng, 8, 40), radius, 0, NULL);
+    took = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE_PLAIN_MAP,
+        NULL) > plain && cudaconv_cuda_test_path_runs
+        (CUDACONV_PATH_UNSHARP_HALVES, NULL) > halves;
+    if (!took)
+      printf ("FAIL seed %llu %s: an RGBA sharpen of radius %d with amount "
+          "1 and alpha copied did not take the variant for plain maps in "
+          "halves\n", (unsigned long long) ctx->seed, NAME, radius);
+    tu_check (ctx->tally, took);
+  }
+  cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
   ctx->src_align = 0;
   ctx->plain_filters = 0;
   ctx->last_copied = 0;
