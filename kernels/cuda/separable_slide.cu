@@ -17,7 +17,9 @@
  * bytes a lane, the others 8 (variants.cuh).  Their warps clear of the
  * plane's edges take an unrolled copy of the strip without the edge code
  * (down_rows), or a loop (down_loop), or neither, as variants.cuh
- * says. */
+ * says.  The 8-bit kernels come in variants by how they store
+ * (SlideStore): through any channel map, or through a plain one
+ * (plain_map_store), which needs less. */
 
 #include "slide.cuh"
 
@@ -101,6 +103,24 @@ last_channel_bytes ()
   return C == 1 ? 0xffffffffu : C == 2 ? 0xff00ff00u : 0xff000000u;
 }
 
+/* The unsharp mask in halves of a lane's N elements, whose correlation
+ * is h and input src_of's: src + amount (src - h), rounded as
+ * cc_unsharp_half_error bounds it, and clamped at 0 (lane_of_halves
+ * clamps at 255). */
+template <int N, class SrcOf> __device__ __forceinline__ void
+unsharp_halves (float amount, const __half2 (&h)[N], const SrcOf & src_of,
+    __half2 (&out)[N])
+{
+  const __half2 a = __float2half2_rn (amount);
+  const __half2 zero = __float2half2_rn (0.f);
+  __half2 src[N];
+
+  src_of (src);
+#pragma unroll
+  for (int k = 0; k < N; k++)
+    out[k] = __hmax2 (__hfma2 (a, __hsub2 (src[k], h[k]), src[k]), zero);
+}
+
 /* How a kernel sliding down rows stores, a variant each: through any
  * channel map (lane_store), through a plain map (plain_map_store), or
  * through a plain map after an unsharp mask in halves. */
@@ -114,8 +134,8 @@ enum SlideStore
 /* Stores a lane's pixels of output row o, whose correlation in halves is
  * h, where the map is plain (CcSepParams' plain_map): every channel takes
  * the result but the last, which copies its input where need_src.
- * UNSHARP: the result is the unsharp mask in halves, as lane_store makes
- * it; else the correlation.  The copied input comes from the ring's
+ * UNSHARP: the result is the unsharp mask in halves (unsharp_halves);
+ * else the correlation.  The copied input comes from the ring's
  * exact halves of the input row (src_of), merged in before the halves
  * become bytes, or, summing down, from the row's bytes (raw), merged
  * after: one logic operation a word, where lane_store makes the input's
@@ -131,18 +151,12 @@ plain_map_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
   __half2 out[N];
   unsigned words[WORDS];
 
-#pragma unroll
-  for (int k = 0; k < N; k++)
-    out[k] = h[k];
   if constexpr (UNSHARP) {
-    const __half2 amount = __float2half2_rn (p.amount);
-    const __half2 zero = __float2half2_rn (0.f);
-    __half2 src[N];
-    src_of (src);
+    unsharp_halves (p.amount, h, src_of, out);
+  } else {
 #pragma unroll
     for (int k = 0; k < N; k++)
-      out[k] = __hmax2 (__hfma2 (amount, __hsub2 (src[k], h[k]), src[k]),
-          zero);
+      out[k] = h[k];
   }
   if constexpr (!L::SUMS_DOWN) {
     if (p.w.out.need_src) {
@@ -218,22 +232,14 @@ lane_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
     const bool unsharp_half = L::UNSHARP_HALF && p.unsharp_half;
     if (!L::F32_FINISH || unsharp_half ||
         (!p.unsharp && p.offset == 0.f)) {
-      /* bytes from halves, through the map's bit masks: the unsharp mask
-       * rounds v - f and its FMA (cc_unsharp_half_error), and is clamped
-       * at 0 (lane_of_halves clamps at 255) */
+      /* bytes from halves, through the map's bit masks */
       E out[N];
-#pragma unroll
-      for (int k = 0; k < N; k++)
-        out[k] = h[k];
       if (unsharp_half) {
-        const __half2 amount = __float2half2_rn (p.amount);
-        const __half2 zero = __float2half2_rn (0.f);
-        E src[N];
-        src_of (src);
+        unsharp_halves (p.amount, h, src_of, out);
+      } else {
 #pragma unroll
         for (int k = 0; k < N; k++)
-          out[k] = __hmax2 (__hfma2 (amount, __hsub2 (src[k], h[k]),
-                  src[k]), zero);
+          out[k] = h[k];
       }
       const typename L::Raw bytes = lane_of_halves<C> (out);
       unsigned made[N / 2];

@@ -884,12 +884,12 @@ group_slide (Ctx * ctx, int quick)
  * lane kind in halves.  One case in three maps every channel but the
  * last, which it copies (RGBA's alpha); the others have a random map or
  * none.  8-bit cases that slide with a plain map (every channel filtered
- * but the last, which may copy its input; no unsharp mask, no offset)
- * (an unsharp mask only in halves) must take the kernel's variants for
- * them where the test allows it (every other eight cases keep them out),
- * and no other case may: each 8-bit lane kind at least once copying the
- * last channel, once filtering it and once kept out; and RGBA sharpens of
- * radii 1 to 3 and amount 1, alpha copied, in halves through them. */
+ * but the last, which may copy its input; no offset, an unsharp mask only
+ * in halves) must take the kernel's variants for them where the test
+ * allows it (every other eight cases keep them out), and no other case
+ * may: each 8-bit lane kind at least once copying the last channel, once
+ * filtering it and once kept out; and RGBA sharpens of radii 1 to 3 and
+ * amount 1, alpha copied, in halves through them. */
 static void
 group_slide_narrow (Ctx * ctx, int quick)
 {
@@ -1646,7 +1646,7 @@ main (int argc, char **argv)
 {
   TuTally tally = { 0, 0 };
   TuRng rng;
-  Ctx ctx;
+  Ctx ctx = { 0 };              /* every choice off until a group sets it */
   int quick, status;
 
   ctx.cuda = gpu_test_start (NAME, argc, argv, &quick, &ctx.seed, &status);
