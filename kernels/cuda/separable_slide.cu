@@ -183,10 +183,17 @@ plain_map_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
         words[w] = (words[w] & ~M) | (in[w] & M);
     }
   }
-  typename L::In run;
-  memcpy (run.u.b, words, sizeof (words));
-  run_store<uint8_t, C, L::PX> (run, sw.pl.dst + (long long) (sw.y0 + o) *
-      sw.pl.dst_stride, sw.x, WHOLE ? L::PX : sw.n, sw.pl.dst_align);
+  unsigned char *row = sw.dst + o * sw.pl.dst_stride;
+  if constexpr (WHOLE) {
+    /* an interior warp's: whole and aligned (SlideWarp::interior) */
+    typename L::Raw v;
+    memcpy (&v, words, sizeof (v));
+    *reinterpret_cast<typename L::Raw *> (row) = v;
+  } else {
+    typename L::In run;
+    memcpy (run.u.b, words, sizeof (words));
+    run_store<uint8_t, C, L::PX> (run, row, 0, sw.n, sw.pl.dst_align);
+  }
 }
 
 /* Stores a lane's pixels of output row o of the strip, whose correlation

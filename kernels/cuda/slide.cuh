@@ -363,6 +363,7 @@ template <class L, int R, int ROWS> struct SlideWarp
   int outputs, n;
   bool rows_inside, stores, inside, interior;
   const unsigned char *src;
+  unsigned char *dst;
   SlideEdge edge;
 
   __device__ __forceinline__ explicit SlideWarp (const CcWindow & w)
@@ -377,14 +378,18 @@ template <class L, int R, int ROWS> struct SlideWarp
     stores = lane >= L::HALO && lane < 32 - L::HALO && x < pl.width;
     n = min (L::PX, pl.width - x);
     inside = x >= 0 && x + L::PX <= pl.width;
-    /* the same for the whole warp, all its rows, with vector loads: then
-     * its loads need no edge code (about 20 instructions a row) */
+    /* the same for the whole warp, all its rows, with vector loads and
+     * stores: then its loads need no edge code (about 20 instructions a
+     * row), nor its stores their checks */
     const int x0 = blockIdx.x * L::WARP_PX;
     interior = rows_inside && pl.src_align >= L::BYTES &&
-        x0 >= L::HALO * L::PX && x0 + (32 - L::HALO) * L::PX <= pl.width;
-    /* the lane's pixels of input row k: src + k stride (used inside the
-     * plane only) */
+        pl.dst_align >= L::BYTES && x0 >= L::HALO * L::PX &&
+        x0 + (32 - L::HALO) * L::PX <= pl.width;
+    /* the lane's pixels of input row k: src + k stride; of output row o:
+     * dst + o stride (used inside the plane only) */
     src = pl.src + (long long) (y0 - R) * pl.src_stride +
+        (long long) L::PIXEL_BYTES * x;
+    dst = pl.dst + (long long) y0 * pl.dst_stride +
         (long long) L::PIXEL_BYTES * x;
   }
 
