@@ -585,6 +585,46 @@ own_sample (GstSample * pulled)
   return copy;
 }
 
+/* Fails with the pipeline's error message, if it posted one. */
+static void
+check_no_error (GstBus * bus, const gchar * launch)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *err = NULL;
+  gchar *debug = NULL;
+
+  if (msg == NULL)
+    return;
+  gst_message_parse_error (msg, &err, &debug);
+  fail ("'%s' failed: %s (%s)", launch, err->message, GST_STR_NULL (debug));
+}
+
+/* Pulls sink's samples into samples until its own EOS.  Each appsink is
+ * drained to its own EOS rather than after the bus's: where the whole
+ * short clip ran to EOS before a seek, the bus still holds that EOS
+ * message, and a drain after it found the reference branch empty. */
+static void
+pull_to_eos (GstElement * sink, GstBus * bus, const gchar * launch,
+    GPtrArray * samples)
+{
+  GstSample *sample;
+  gboolean eos = FALSE;
+
+  while (TRUE) {
+    g_signal_emit_by_name (sink, "try-pull-sample", 60 * GST_SECOND,
+        &sample);
+    sample = own_sample (sample);
+    if (sample == NULL)
+      break;
+    g_ptr_array_add (samples, sample);
+  }
+  g_object_get (sink, "eos", &eos, NULL);
+  if (!eos)
+    check_no_error (bus, launch);
+  fail_unless (eos, "'%s': %s had no EOS in 60 s", launch,
+      GST_ELEMENT_NAME (sink));
+}
+
 /* Runs launch (appsinks named ref and out, the filter named f) to EOS and
  * returns every sample of each, in order, and counts the memories f
  * received; seek_after > 0: a flushing seek to 0 once out delivered that
@@ -597,7 +637,6 @@ run_pipeline (const gchar * launch, guint seek_after, GPtrArray * ref,
   GstElement *pipeline = gst_parse_launch (launch, &error);
   GstElement *ref_sink, *out_sink, *f;
   GstSample *sample;
-  GstMessage *msg;
   GstBus *bus;
 
   fail_unless (pipeline != NULL && error == NULL, "'%s': %s", launch,
@@ -605,8 +644,8 @@ run_pipeline (const gchar * launch, guint seek_after, GPtrArray * ref,
   ref_sink = gst_bin_get_by_name (GST_BIN (pipeline), "ref");
   out_sink = gst_bin_get_by_name (GST_BIN (pipeline), "out");
   fail_unless (ref_sink != NULL && out_sink != NULL);
-  /* the samples are pulled after EOS: appsink must not hold EOS back
-   * until they are (its default) */
+  /* each branch runs to EOS while the other is drained: appsink must not
+   * hold EOS back until its samples are pulled (its default) */
   g_object_set (ref_sink, "wait-on-eos", FALSE, NULL);
   g_object_set (out_sink, "wait-on-eos", FALSE, NULL);
   /* the memory the filter (named f) receives */
@@ -624,44 +663,22 @@ run_pipeline (const gchar * launch, guint seek_after, GPtrArray * ref,
       g_signal_emit_by_name (out_sink, "try-pull-sample", 20 * GST_SECOND,
           &sample);
       sample = own_sample (sample);
+      if (sample == NULL)
+        check_no_error (bus, launch);
       fail_unless (sample != NULL, "no frame %u before the seek", out->len);
       g_ptr_array_add (out, sample);
     }
     *out_before_seek = out->len;
+    /* flushing: what either appsink held, and its EOS, are gone when
+     * this returns */
     fail_unless (gst_element_seek_simple (pipeline, GST_FORMAT_TIME,
             GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_KEY_UNIT, 0),
         "the seek failed");
-    /* what ref held from before is gone with the flush */
   }
 
-  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL, "'%s' did not end in 60 s", launch);
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    GError *err = NULL;
-    gchar *debug = NULL;
-
-    gst_message_parse_error (msg, &err, &debug);
-    fail ("'%s' failed: %s (%s)", launch, err->message, GST_STR_NULL (debug));
-  }
-  gst_message_unref (msg);
-
-  while (TRUE) {
-    g_signal_emit_by_name (out_sink, "try-pull-sample", (GstClockTime) 0,
-        &sample);
-    sample = own_sample (sample);
-    if (sample == NULL)
-      break;
-    g_ptr_array_add (out, sample);
-  }
-  while (TRUE) {
-    g_signal_emit_by_name (ref_sink, "try-pull-sample", (GstClockTime) 0,
-        &sample);
-    sample = own_sample (sample);
-    if (sample == NULL)
-      break;
-    g_ptr_array_add (ref, sample);
-  }
+  pull_to_eos (out_sink, bus, launch, out);
+  pull_to_eos (ref_sink, bus, launch, ref);
+  check_no_error (bus, launch);
 
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (bus);
