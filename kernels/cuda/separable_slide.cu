@@ -131,6 +131,16 @@ enum SlideStore
   STORE_PLAIN_UNSHARP
 };
 
+/* Whether every lane of a warp goes through the store of each output
+ * row, the halo lanes storing nothing: interior warps storing through a
+ * plain map, whose store is one vector store that a predicate skips
+ * (plain_map_store).  A branch around the store that only the halo lanes
+ * take makes the warp diverge every row, and the compiler then checks
+ * that it converged again before the next row's shuffles (BRA.DIV, BSSY,
+ * BSYNC and the branches: about 8 instructions a row). */
+template <bool INTERIOR, SlideStore STORE> constexpr bool
+    slide_stores_all_lanes = INTERIOR && STORE != STORE_ANY_MAP;
+
 /* Stores a lane's pixels of output row o, whose correlation in halves is
  * h, where the map is plain (CcSepParams' plain_map): every channel takes
  * the result but the last, which copies its input where need_src.
@@ -185,10 +195,13 @@ plain_map_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
   }
   unsigned char *row = sw.dst + o * sw.pl.dst_stride;
   if constexpr (WHOLE) {
-    /* an interior warp's: whole and aligned (SlideWarp::interior) */
+    /* an interior warp's: whole and aligned (SlideWarp::interior); every
+     * lane comes here (slide_stores_all_lanes), and the halo lanes, which
+     * made no output, store nothing */
     typename L::Raw v;
     memcpy (&v, words, sizeof (v));
-    *reinterpret_cast<typename L::Raw *> (row) = v;
+    if (sw.stores)
+      *reinterpret_cast<typename L::Raw *> (row) = v;
   } else {
     typename L::In run;
     memcpy (run.u.b, words, sizeof (words));
@@ -353,7 +366,8 @@ down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
     }
     lane_across<T, C, R> (tx, v, h);
     /* an interior warp's strip lies inside the plane: all its rows */
-    if (!(INTERIOR ? sw.stores : sw.stores_row (o)))
+    if (!slide_stores_all_lanes<INTERIOR, STORE> &&
+        !(INTERIOR ? sw.stores : sw.stores_row (o)))
       continue;
     /* input row o + R as elements, and as bytes where a channel copies
      * them: summing down, both from the row loaded again (the elements
@@ -445,7 +459,7 @@ down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
         v[i] = elem_fma (ty.t[t], ring[t][i], v[i]);
     }
     lane_across<T, C, R> (tx, v, h);
-    if (!sw.stores)
+    if (!slide_stores_all_lanes<true, STORE> && !sw.stores)
       continue;
     /* input row o + R: bytes from its exact halves where a channel
      * copies them */

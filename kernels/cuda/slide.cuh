@@ -361,36 +361,49 @@ template <class L, int R, int ROWS> struct SlideWarp
   const CcPlane & pl;
   const int border, lane, x, y0;
   int outputs, n;
-  bool rows_inside, stores, inside, interior;
+  bool stores, inside;
+  /* all but the first and last strips */
+  const bool rows_inside;
+  /* the same for the whole warp, all its rows, with vector loads and
+   * stores: then its loads need no edge code (about 20 instructions a
+   * row), nor its stores their checks */
+  const bool interior;
   const unsigned char *src;
   unsigned char *dst;
-  SlideEdge edge;
+  /* worked out only where a lane may read past an edge: an interior
+   * warp's loads never do, and its switch over the border cost each of
+   * its strips some 20 instructions */
+  const SlideEdge edge;
 
   __device__ __forceinline__ explicit SlideWarp (const CcWindow & w)
       : pl (w.plane), border (w.border), lane (threadIdx.x % 32),
       x (blockIdx.x * L::WARP_PX + (lane - L::HALO) * L::PX),
       y0 ((blockIdx.y * SLIDE_WARPS + threadIdx.x / 32) * ROWS),
-      edge (L::BYTES == 8, x, L::PX, w.plane.width, R, w.border)
+      rows_inside (y0 >= R && y0 + ROWS + R <= w.plane.height),
+      interior (rows_inside && warp_columns_inside (w.plane)),
+      edge (L::BYTES == 8 && !interior, x, L::PX, w.plane.width, R,
+          w.border)
   {
     outputs = min (ROWS, pl.height - y0);
-    /* all but the first and last strips */
-    rows_inside = y0 >= R && y0 + ROWS + R <= pl.height;
     stores = lane >= L::HALO && lane < 32 - L::HALO && x < pl.width;
     n = min (L::PX, pl.width - x);
     inside = x >= 0 && x + L::PX <= pl.width;
-    /* the same for the whole warp, all its rows, with vector loads and
-     * stores: then its loads need no edge code (about 20 instructions a
-     * row), nor its stores their checks */
-    const int x0 = blockIdx.x * L::WARP_PX;
-    interior = rows_inside && pl.src_align >= L::BYTES &&
-        pl.dst_align >= L::BYTES && x0 >= L::HALO * L::PX &&
-        x0 + (32 - L::HALO) * L::PX <= pl.width;
     /* the lane's pixels of input row k: src + k stride; of output row o:
      * dst + o stride (used inside the plane only) */
     src = pl.src + (long long) (y0 - R) * pl.src_stride +
         (long long) L::PIXEL_BYTES * x;
     dst = pl.dst + (long long) y0 * pl.dst_stride +
         (long long) L::PIXEL_BYTES * x;
+  }
+
+  /* whether every lane's pixels of the warp's columns lie in the plane,
+   * their rows aligned for vector loads and stores */
+  static __device__ __forceinline__ bool
+  warp_columns_inside (const CcPlane & pl)
+  {
+    const int x0 = blockIdx.x * L::WARP_PX;
+    return pl.src_align >= L::BYTES && pl.dst_align >= L::BYTES &&
+        x0 >= L::HALO * L::PX && x0 + (32 - L::HALO) * L::PX <= pl.width;
   }
 
   /* the whole warp is below the plane */
