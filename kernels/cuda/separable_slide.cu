@@ -134,10 +134,11 @@ enum SlideStore
 /* Whether every lane of a warp goes through the store of each output
  * row, the halo lanes storing nothing: interior warps storing through a
  * plain map, whose store is one vector store that a predicate skips
- * (plain_map_store).  A branch around the store that only the halo lanes
- * take makes the warp diverge every row, and the compiler then checks
- * that it converged again before the next row's shuffles (BRA.DIV, BSSY,
- * BSYNC and the branches: about 8 instructions a row). */
+ * (plain_map_store), rather than skipping the whole store on the halo
+ * lanes.  The compiler still branches around the store's conversions
+ * where a lane's column lies past the plane (never, in an interior warp),
+ * and checks convergence before the next row's shuffles; both ways tried
+ * to take that test out lost at RGBA radius 2 (bench/RESULTS.md). */
 template <bool INTERIOR, SlideStore STORE> constexpr bool
     slide_stores_all_lanes = INTERIOR && STORE != STORE_ANY_MAP;
 

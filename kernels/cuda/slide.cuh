@@ -371,8 +371,8 @@ template <class L, int R, int ROWS> struct SlideWarp
   const unsigned char *src;
   unsigned char *dst;
   /* worked out only where a lane may read past an edge: an interior
-   * warp's loads never do, and its switch over the border cost each of
-   * its strips some 20 instructions */
+   * warp's loads never do, and each of its strips paid for a switch over
+   * the border */
   const SlideEdge edge;
 
   __device__ __forceinline__ explicit SlideWarp (const CcWindow & w)
