@@ -409,7 +409,8 @@ CudaConvStatus
 cudaconv_cuda_frame_query (CudaConvCuda * cuda, const CudaConvTicket * ticket,
     int *done, CudaConvError * err)
 {
-  CcSlot *slot;
+  /* NULL: gcc cannot see that slot_find sets it whenever it succeeds */
+  CcSlot *slot = NULL;
   CudaConvStatus s = slot_find (cuda, ticket, &slot, err);
   cudaError_t e;
 
@@ -430,7 +431,7 @@ CudaConvStatus
 cudaconv_cuda_frame_wait (CudaConvCuda * cuda, const CudaConvTicket * ticket,
     CudaConvError * err)
 {
-  CcSlot *slot;
+  CcSlot *slot = NULL;          /* as in cudaconv_cuda_frame_query */
   CudaConvStatus s = slot_find (cuda, ticket, &slot, err);
   cudaError_t e;
 

@@ -422,6 +422,9 @@ list_candidates (const BenchCase * bcase, Candidate * out)
           }
           ADD (CALL_FILTER32F, "nppiFilterBorder32f_8u_C4R_Ctx", "", 1);
           break;
+        case CUDACONV_KIND_PIXELATE:
+          /* no case of this benchmark (bench-regions times it) */
+          break;
       }
       break;
     case BENCH_FORMAT_GRAY16:
