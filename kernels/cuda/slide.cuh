@@ -351,6 +351,39 @@ lane_window (const E (&v)[N], E (&e)[N + 2 * R * LANE_STEP<T, C>])
   }
 }
 
+/* The column of warps and the row of strips a block of a slide kernel
+ * makes, in the grid slide_grid gives it.  Blocks start in the order of
+ * their index, and those of the first and last columns, whose warps take
+ * the edge code, do several times an interior block's work (4K GRAY8 at
+ * radius 4: about 2240 instructions a strip against 622); so they come
+ * first, and the last blocks to start are short ones rather than a tail
+ * of long ones.  In column order, on an H200 (bench/RESULTS.md), 4K GRAY8
+ * at radius 4 took 22.4 to 22.5 us against 18.8, NV12 27.7 to 27.8
+ * against 23.9, RGBA at radius 1 25.3 to 25.8 against 23.3 to 23.5, and
+ * the Sobel 32.5 to 32.7 against 30.4 to 30.5. */
+struct SlideBlock
+{
+  int column, row;
+
+  __device__ __forceinline__ SlideBlock ()
+  {
+    const unsigned columns = gridDim.x, rows = gridDim.y;
+    unsigned b = blockIdx.y * columns + blockIdx.x;
+
+    if (columns <= 2) {
+      column = blockIdx.x;
+      row = blockIdx.y;
+    } else if (b < 2 * rows) {
+      column = b % 2 == 0 ? 0 : columns - 1;
+      row = b / 2;
+    } else {
+      b -= 2 * rows;
+      row = b / (columns - 2);
+      column = 1 + b - row * (columns - 2);
+    }
+  }
+};
+
 /* Where a warp's strip of ROWS output rows lies, for a filter of radius
  * R, and how its lanes load their rows: what the strip loops share.
  * Input row k of the strip is plane row y0 - R + k; output row o takes
@@ -359,6 +392,7 @@ template <class L, int R, int ROWS> struct SlideWarp
 {
   static_assert (R <= L::HALO * L::PX, "the halo lanes hold the radius");
   const CcPlane & pl;
+  const SlideBlock block;
   const int border, lane, x, y0;
   int outputs, n;
   bool stores, inside;
@@ -377,10 +411,11 @@ template <class L, int R, int ROWS> struct SlideWarp
 
   __device__ __forceinline__ explicit SlideWarp (const CcWindow & w)
       : pl (w.plane), border (w.border), lane (threadIdx.x % 32),
-      x (blockIdx.x * L::WARP_PX + (lane - L::HALO) * L::PX),
-      y0 ((blockIdx.y * SLIDE_WARPS + threadIdx.x / 32) * ROWS),
+      x (block.column * L::WARP_PX + (lane - L::HALO) * L::PX),
+      y0 ((block.row * SLIDE_WARPS + threadIdx.x / 32) * ROWS),
       rows_inside (y0 >= R && y0 + ROWS + R <= w.plane.height),
-      interior (rows_inside && warp_columns_inside (w.plane)),
+      interior (rows_inside && warp_columns_inside (w.plane,
+              block.column)),
       edge (L::BYTES == 8 && !interior, x, L::PX, w.plane.width, R,
           w.border)
   {
@@ -399,9 +434,9 @@ template <class L, int R, int ROWS> struct SlideWarp
   /* whether every lane's pixels of the warp's columns lie in the plane,
    * their rows aligned for vector loads and stores */
   static __device__ __forceinline__ bool
-  warp_columns_inside (const CcPlane & pl)
+  warp_columns_inside (const CcPlane & pl, int column)
   {
-    const int x0 = blockIdx.x * L::WARP_PX;
+    const int x0 = column * L::WARP_PX;
     return pl.src_align >= L::BYTES && pl.dst_align >= L::BYTES &&
         x0 >= L::HALO * L::PX && x0 + (32 - L::HALO) * L::PX <= pl.width;
   }
@@ -495,7 +530,7 @@ slide_strip (const Op & op, const CcWindow & w)
 
 /* The grid of a slide kernel whose warps make warp_px columns:
  * SLIDE_WARPS warps a block, each a strip of rows rows (one of
- * SlideStripRows). */
+ * SlideStripRows); SlideBlock says which block makes which. */
 inline dim3
 slide_grid (const CcPlane & pl, int warp_px, int rows)
 {
