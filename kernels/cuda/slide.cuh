@@ -79,22 +79,30 @@ template <int CHANNELS, int RADIUS, typename T = uint8_t> struct SlideLane
   using In = Run<T, C, PX>;
 };
 
-/* Where an edge lane's pixels outside the plane (pixel i of those from x)
- * read the row: column a + s i, the same for every row of a strip, so
- * that the lane works them out once.  A constant border reads none (a
- * -1, s 0).  A plane no wider than R or than the lane has no such line
- * (s 2): each pixel then goes through cudaconv_border_index. */
-struct SlideEdge
+/* Which column of a row each of an edge lane's PX pixels from x reads,
+ * the same for every row of a strip, so that the lane works them out
+ * once: col[i] for pixel i, -1 for none (0: a constant border's, or more
+ * than R columns outside, which no output reads).  A plane no wider than
+ * R or than the lane has no such columns (lines false): each pixel then
+ * goes through cudaconv_border_index.  Worked out again for every row, on
+ * an H200 (bench/RESULTS.md), 4K I420 at radius 4 took 26.2 to 26.9 us
+ * against 25.1 to 25.5, and P010 52.7 to 53.2 against 51.4 to 52.5 (a
+ * quarter of the warps of I420's chroma planes, 240 columns each in 1920,
+ * have an edge lane). */
+template <int PX, int R> struct SlideEdge
 {
-  int a, s;
+  int col[PX];
+  bool lines;
 
-  __device__ __forceinline__ SlideEdge (bool used, int x, int px, int width,
-      int radius, int border)
+  __device__ __forceinline__ SlideEdge (bool used, int x, int width,
+      int border)
   {
     const bool left = x < 0;
-    a = 0;
-    s = 2;
-    if (!used || width <= radius || (left && x + px > width))
+    /* an outside pixel i reads column a + s i */
+    int a, s;
+
+    lines = used && width > R && !(left && x + PX > width);
+    if (!lines)
       return;
     switch (border) {
       case CUDACONV_BORDER_CONSTANT:
@@ -118,6 +126,12 @@ struct SlideEdge
         s = -1;
         break;
     }
+#pragma unroll
+    for (int i = 0; i < PX; i++) {
+      const int p = x + i;
+      col[i] = p < -R || p >= width + R ? -1 :
+          (unsigned) p < (unsigned) width ? p : a + s * i;
+    }
   }
 };
 
@@ -128,14 +142,15 @@ struct SlideEdge
  * cudaconv_border_index, unrolled.  With 8 (the narrow kernels: more
  * loads a strip, more pixels a load) those copies made the code outgrow
  * the instruction cache; there only the pixels within R columns of the
- * plane are read (no output reads the others), their columns from edge,
+ * plane are read (no output reads the others), their columns from edge
+ * (SlideEdge, worked out once a strip),
  * the loads all in flight together, and the rare planes with no such line
  * loop over their pixels.  bench/RESULTS.md: 4K GRAY8 at radius 4 took 51
  * us with the unrolled copies, 32 with the loop and 27.6 with edge; the
  * RGBA kernels lost 2 to 8 us with every other form. */
 template <class L, int R> __device__ __forceinline__ typename L::Raw
 slide_load_edge (const unsigned char *row, int width, int border, int x,
-    const SlideEdge & edge)
+    const SlideEdge<L::PX, R> & edge)
 {
   static_assert (L::BYTES == 8 || L::BYTES == 16, "uint2 or uint4");
   const auto *pixels = reinterpret_cast<const typename L::Pixel *> (row);
@@ -153,16 +168,12 @@ slide_load_edge (const unsigned char *row, int width, int border, int x,
   } else {
     /* the lane's 8 bytes */
     unsigned long long lane = 0;
-    if (row != nullptr && edge.s != 2) {
+    if (row != nullptr && edge.lines) {
 #pragma unroll
-      for (int i = 0; i < L::PX; i++) {
-        const int p = x + i;
-        const int col = (unsigned) p < (unsigned) width ? p :
-            edge.a + edge.s * i;
-        if (p >= -R && p < width + R && col >= 0)
-          lane |= (unsigned long long) __ldg (pixels + col) <<
+      for (int i = 0; i < L::PX; i++)
+        if (edge.col[i] >= 0)
+          lane |= (unsigned long long) __ldg (pixels + edge.col[i]) <<
               (8 * L::PIXEL_BYTES * i);
-      }
     } else if (row != nullptr) {
 #pragma unroll 1
       for (int i = max (0, -R - x); i < min (L::PX, width + R - x); i++) {
@@ -184,7 +195,7 @@ slide_load_edge (const unsigned char *row, int width, int border, int x,
  * pixels as slide_load_edge says. */
 template <class L, int R> __device__ __forceinline__ typename L::Raw
 slide_load (const unsigned char *at, bool inside, const CcPlane & pl,
-    int border, int x, int y, const SlideEdge & edge)
+    int border, int x, int y, const SlideEdge<L::PX, R> & edge)
 {
   if (inside && pl.src_align >= L::BYTES)
     return __ldg (reinterpret_cast<const typename L::Raw *> (at));
@@ -407,7 +418,7 @@ template <class L, int R, int ROWS> struct SlideWarp
   /* worked out only where a lane may read past an edge: an interior
    * warp's loads never do, and each of its strips paid for a switch over
    * the border */
-  const SlideEdge edge;
+  const SlideEdge<L::PX, R> edge;
 
   __device__ __forceinline__ explicit SlideWarp (const CcWindow & w)
       : pl (w.plane), border (w.border), lane (threadIdx.x % 32),
@@ -416,8 +427,7 @@ template <class L, int R, int ROWS> struct SlideWarp
       rows_inside (y0 >= R && y0 + ROWS + R <= w.plane.height),
       interior (rows_inside && warp_columns_inside (w.plane,
               block.column)),
-      edge (L::BYTES == 8 && !interior, x, L::PX, w.plane.width, R,
-          w.border)
+      edge (L::BYTES == 8 && !interior, x, w.plane.width, w.border)
   {
     outputs = min (ROWS, pl.height - y0);
     stores = lane >= L::HALO && lane < 32 - L::HALO && x < pl.width;
