@@ -81,14 +81,14 @@ template <int CHANNELS, int RADIUS, typename T = uint8_t> struct SlideLane
 
 /* Which column of a row each of an edge lane's PX pixels from x reads,
  * the same for every row of a strip, so that the lane works them out
- * once: col[i] for pixel i, -1 for none (0: a constant border's, or more
- * than R columns outside, which no output reads).  A plane no wider than
- * R or than the lane has no such columns (lines false): each pixel then
- * goes through cudaconv_border_index.  Worked out again for every row, on
- * an H200 (bench/RESULTS.md), 4K I420 at radius 4 took 26.2 to 26.9 us
- * against 25.1 to 25.5, and P010 52.7 to 53.2 against 51.4 to 52.5 (a
- * quarter of the warps of I420's chroma planes, 240 columns each in 1920,
- * have an edge lane). */
+ * once: col[i] for pixel i, -1 where it reads none (the pixel is 0: a
+ * constant border's, or one more than R columns outside, which no output
+ * reads).  A plane no wider than R or than the lane has no such columns
+ * (lines false): each pixel then goes through cudaconv_border_index.
+ * Worked out again for every row, on an H200 (bench/RESULTS.md), 4K I420
+ * at radius 4 took 26.2 to 26.9 us against 25.1 to 25.5, and P010 52.7 to
+ * 53.2 against 51.4 to 52.5 (a quarter of the warps of I420's chroma
+ * planes, 240 columns each in 1920, have an edge lane). */
 template <int PX, int R> struct SlideEdge
 {
   int col[PX];
