@@ -86,8 +86,8 @@ usage (FILE * f)
 {
   fprintf (f,
       "usage: cudaconv-bench [options]\n"
-      "  --case SUBSTRING  only cases whose name contains it (repeatable;\n"
-      "                    =NAME selects exactly that case)\n"
+      "  --case SUBSTRING  only cases whose name contains it (repeatable,\n"
+      "                    up to %d times; =NAME selects exactly that case)\n"
       "  --list            list the cases and exit (no GPU needed)\n"
       "  --runs N          timed runs per measurement (>= %d, default %d)\n"
       "  --warmup N        warm-up runs before timing (default %d)\n"
@@ -123,8 +123,8 @@ usage (FILE * f)
       "                    beside each other (on, or auto, the default)\n"
       "                    or each after the last (off): for A/Bs\n"
       "Random inputs are fresh each run: CUDACONV_TEST_SEED=N replays.\n",
-      MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP, PROFILE_RUNS,
-      BUDGET_MIN_RUNS, DEFAULT_BUDGET_MS, DEFAULT_MAX_RUN_MS);
+      MAX_CASE_FILTERS, MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP,
+      PROFILE_RUNS, BUDGET_MIN_RUNS, DEFAULT_BUDGET_MS, DEFAULT_MAX_RUN_MS);
 }
 
 static int
@@ -203,9 +203,12 @@ parse_options (int argc, char **argv, Options * opt)
     } else if (v == NULL) {
       ok = 0;
     } else if (strcmp (a, "--case") == 0) {
-      ok = opt->n_filters < MAX_CASE_FILTERS;
-      if (ok)
-        opt->filters[opt->n_filters++] = v;
+      if (opt->n_filters == MAX_CASE_FILTERS) {
+        fprintf (stderr, "cudaconv-bench: more than %d --case filters "
+            "(at %s): run it again for the others\n", MAX_CASE_FILTERS, v);
+        return -1;
+      }
+      opt->filters[opt->n_filters++] = v;
     } else if (strcmp (a, "--runs") == 0) {
       ok = parse_int (v, MIN_RUNS_ALLOWED, 100000, &opt->timer.runs);
     } else if (strcmp (a, "--warmup") == 0) {
