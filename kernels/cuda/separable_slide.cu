@@ -302,7 +302,7 @@ lane_store (const CcSepParams & p, const SlideWarp<L, R, ROWS> & sw,
  * in pairs of halves, 16-bit ones in floats (f32 has no error bound to
  * meet: its rounding is far below 1 LSB, as in the f32 tile). */
 template <typename T, int C, int R, int ROWS, bool INTERIOR,
-    SlideStore STORE> __device__ __forceinline__ void
+    SlideStore STORE, bool GATHERED = false> __device__ __forceinline__ void
 down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
         ROWS> & sw)
 {
@@ -310,8 +310,13 @@ down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
   using E = LaneElem<T>;
   constexpr int TAPS = 2 * R + 1, INPUTS = ROWS + 2 * R, N = L::ELEMS;
   constexpr int AHEAD = SLIDE_DOWN_AHEAD, RAW = AHEAD + 1;
+  static_assert (INTERIOR || !GATHERED, "a gathered warp's copy is the "
+      "interior one");
+  const SlideGatherOf<GATHERED, L, R> gather (sw);
   auto load =[&](int k)->typename L::Raw {
-    if constexpr (INTERIOR)
+    if constexpr (GATHERED)
+      return gather.load (sw.row (k));
+    else if constexpr (INTERIOR)
       return sw.load_interior (k);
     else
       return sw.load (k);
@@ -414,16 +419,24 @@ down_rows (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
  * RGBA at radius 2 41.4 against 36.9 to 37.0, at 4 63.3 to 63.6 against
  * 51.8 to 52.2; unrolled by 2 it gained nothing (4K NV12 31.7 against
  * 30.9 to 31.0). */
-template <typename T, int C, int R, int ROWS, SlideStore STORE>
-    __device__ __forceinline__ void
+template <typename T, int C, int R, int ROWS, SlideStore STORE,
+    bool GATHERED> __device__ __forceinline__ void
 down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
         ROWS> & sw)
 {
+  using L = SlideLane<C, R, T>;
   using E = LaneElem<T>;
   static_assert (sizeof (T) == 1, "8-bit samples");
   constexpr int TAPS = 2 * R + 1, INPUTS = ROWS + 2 * R;
   constexpr int AHEAD = SLIDE_LOOP_AHEAD;
   static_assert (2 * R + AHEAD <= INPUTS, "the first loads are the strip's");
+  const SlideGatherOf<GATHERED, L, R> gather (sw);
+  auto load =[&](int k)->uint2 {
+    if constexpr (GATHERED)
+      return gather.load (sw.row (k));
+    else
+      return sw.load_interior (k);
+  };
 
   const LaneTaps<T, TAPS> tx (p.taps_x), ty (p.taps_y);
   /* ring[t]: input row o + t of output row o; next[a]: row o + 2 R + a */
@@ -432,10 +445,10 @@ down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
 
 #pragma unroll
   for (int a = 0; a < AHEAD; a++)
-    next[a] = sw.load_interior (2 * R + a);
+    next[a] = load (2 * R + a);
 #pragma unroll
   for (int k = 0; k < 2 * R; k++)
-    lane_halves<C> (sw.load_interior (k), ring[k + 1]);
+    lane_halves<C> (load (k), ring[k + 1]);
 
 #pragma unroll 1
   for (int o = 0; o < ROWS; o++) {
@@ -449,7 +462,7 @@ down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
     for (int a = 0; a + 1 < AHEAD; a++)
       next[a] = next[a + 1];
     if (o + 2 * R + AHEAD < INPUTS)
-      next[AHEAD - 1] = sw.load_interior (o + 2 * R + AHEAD);
+      next[AHEAD - 1] = load (o + 2 * R + AHEAD);
 
     E v[4], h[4];
 #pragma unroll
@@ -474,8 +487,9 @@ down_loop (const CcSepParams & p, const SlideWarp<SlideLane<C, R, T>, R,
   }
 }
 
-/* A warp's strip: INTERIOR where the warp is (SlideWarp) and the
- * variant has the copy (slide_interior_copy). */
+/* A warp's strip: the interior copy (slide_interior_copy, or the loop of
+ * slide_loops_down) where the warp is interior or gathered (SlideWarp),
+ * else the edge code. */
 template <typename T, int C, int R, int ROWS, SlideStore STORE>
     __device__ __forceinline__ void
 down_strip (const CcSepParams & p)
@@ -490,14 +504,23 @@ down_strip (const CcSepParams & p)
     return;
   static_assert (!(SlideLane<C, R, T>::LOOPS &&
           SlideLane<C, R, T>::INTERIOR_COPY), "one way for interior warps");
+  /* sw.interior and sw.gathered are warp-uniform */
   if constexpr (SlideLane<C, R, T>::LOOPS) {
-    if (sw.interior) {          /* warp-uniform */
-      down_loop<T, C, R, ROWS, STORE> (p, sw);
+    if (sw.interior) {
+      down_loop<T, C, R, ROWS, STORE, false> (p, sw);
+      return;
+    }
+    if (sw.gathered) {
+      down_loop<T, C, R, ROWS, STORE, true> (p, sw);
       return;
     }
   } else if constexpr (SlideLane<C, R, T>::INTERIOR_COPY) {
-    if (sw.interior) {          /* warp-uniform */
+    if (sw.interior) {
       down_rows<T, C, R, ROWS, true, STORE> (p, sw);
+      return;
+    }
+    if (sw.gathered) {
+      down_rows<T, C, R, ROWS, true, STORE, true> (p, sw);
       return;
     }
   }

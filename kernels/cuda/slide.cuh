@@ -413,6 +413,10 @@ template <class L, int R, int ROWS> struct SlideWarp
    * stores: then its loads need no edge code (about 20 instructions a
    * row), nor its stores their checks */
   const bool interior;
+  /* an edge column's warp, its rows inside, whose lanes each lie wholly
+   * inside or wholly outside the plane: it runs the interior code too,
+   * its lanes gathering their pixels through the border (SlideGather) */
+  const bool gathered;
   const unsigned char *src;
   unsigned char *dst;
   /* worked out only where a lane may read past an edge: an interior
@@ -427,6 +431,9 @@ template <class L, int R, int ROWS> struct SlideWarp
       rows_inside (y0 >= R && y0 + ROWS + R <= w.plane.height),
       interior (rows_inside && warp_columns_inside (w.plane,
               block.column)),
+      gathered (L::BYTES == 8 && !interior && rows_inside &&
+          w.plane.width % L::PX == 0 && w.plane.width > R &&
+          w.plane.dst_align >= L::BYTES),
       edge (L::BYTES == 8 && !interior, x, w.plane.width, w.border)
   {
     outputs = min (ROWS, pl.height - y0);
@@ -471,12 +478,90 @@ template <class L, int R, int ROWS> struct SlideWarp
             k * pl.src_stride));
   }
 
+  /* the start of input row k */
+  __device__ __forceinline__ const unsigned char *row (int k) const
+  {
+    return src - L::PIXEL_BYTES * x + k * pl.src_stride;
+  }
+
   /* whether the lane stores output row o */
   __device__ __forceinline__ bool stores_row (int o) const
   {
     return stores && o < outputs;
   }
 };
+
+/* How a lane of a gathered warp (SlideWarp::gathered) makes its 8 bytes
+ * of a row from the row's 32-bit words: word w is the bytes sel[w] picks
+ * (__byte_perm) from the words at bytes at[w] and at[w] + 4 of the row,
+ * or the word at at[w] itself where a pixel is a word.  The columns are
+ * the edge's (SlideEdge), each lane's own inside the plane; outside, a
+ * constant border's pixels are 0 (keep).  Worked out once a strip, so
+ * that a row costs every lane the same few instructions, where the edge
+ * code (slide_load_edge) costs its lanes dozens while the warp waits. */
+template <class L, int R> struct SlideGather
+{
+  static_assert (L::BYTES == 8, "8-byte lanes");
+  static constexpr int P = L::PIXEL_BYTES;
+  int at[2];
+  unsigned sel[2];
+  unsigned keep;
+
+  template <int ROWS> __device__ __forceinline__ explicit
+  SlideGather (const SlideWarp<L, R, ROWS> & sw)
+  {
+    const bool outside = sw.x < 0 || sw.x >= sw.pl.width;
+    /* the last word pair that lies in the row */
+    const int last = sw.pl.width * P - 8;
+
+    keep = outside && sw.border == CUDACONV_BORDER_CONSTANT ? 0u : ~0u;
+#pragma unroll
+    for (int w = 0; w < 2; w++) {
+      /* byte j of the word is byte b[j] of the row (-1: any) */
+      int b[4], lo = -1;
+#pragma unroll
+      for (int j = 0; j < 4; j++) {
+        const int col = sw.edge.col[(4 * w + j) / P];
+        b[j] = col < 0 ? -1 : col * P + (4 * w + j) % P;
+        if (b[j] >= 0 && (lo < 0 || b[j] < lo))
+          lo = b[j];
+      }
+      /* a word's bytes lie within 4 of each other */
+      at[w] = lo < 0 ? 0 : P == 4 ? lo : min (lo & ~3, last);
+      sel[w] = 0;
+#pragma unroll
+      for (int j = 0; j < 4; j++)
+        if (b[j] >= 0)
+          sel[w] |= (unsigned) (b[j] - at[w]) << (4 * j);
+    }
+  }
+
+  __device__ __forceinline__ uint2 load (const unsigned char *row) const
+  {
+    unsigned v[2];
+#pragma unroll
+    for (int w = 0; w < 2; w++) {
+      const unsigned *word = reinterpret_cast<const unsigned *> (row + at[w]);
+      if constexpr (P == 4)
+        v[w] = __ldg (word) & keep;
+      else
+        v[w] = __byte_perm (__ldg (word), __ldg (word + 1), sel[w]) & keep;
+    }
+    return make_uint2 (v[0], v[1]);
+  }
+};
+
+/* What a copy of the strip that does not gather holds instead. */
+struct SlideNoGather
+{
+  template <class W> __device__ __forceinline__ explicit
+  SlideNoGather (const W &)
+  {
+  }
+};
+
+template <bool GATHERED, class L, int R> using SlideGatherOf =
+    std::conditional_t<GATHERED, SlideGather<L, R>, SlideNoGather>;
 
 /* The warp's strip of ROWS output rows (fewer at the plane's bottom),
  * filtered by op, which gives

@@ -864,7 +864,10 @@ group_slide (Ctx * ctx, int quick)
  * one channel clear of every edge, whose copy of the strip
  * (SlideWarp::interior) one channel at radius 4 takes as four do on
  * narrow lanes, and warps of two channels that loop down their strip at
- * radii 2 and 4 (down_loop).  One case in four keeps the kernel out.
+ * radii 2 and 4 (down_loop).  480x40 (236x33 but for one channel) has
+ * middle strips whose edge warps' lanes lie wholly inside or outside the
+ * plane, which take that copy too, gathering their pixels through the
+ * border (SlideWarp::gathered).  One case in four keeps the kernel out.
  * Sources aligned
  * to 16 bytes take vector loads, to 4 bytes (at least) 32-bit words, and
  * one case in four has a random start and pitch (the tile where they are
@@ -896,7 +899,7 @@ group_slide_narrow (Ctx * ctx, int quick)
   static const int sizes[][2] = {
     {1, 1}, {3, 2}, {8, 7}, {239, 8}, {240, 14}, {241, 15}, {119, 6},
     {121, 29}, {481, 3}, {5, 121}, {59, 9}, {61, 10}, {497, 19},
-    {55, 11}, {57, 12}, {113, 5}
+    {55, 11}, {57, 12}, {113, 5}, {480, 40}, {236, 33}
   };
   static const struct
   {
