@@ -694,6 +694,35 @@ ec_expect_warnings_end (void)
   return n_warnings;
 }
 
+gchar *
+ec_message_text (GstMessage * msg, gboolean with_debug)
+{
+  GError *err = NULL;
+  gchar *debug = NULL, *text;
+
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    gst_message_parse_error (msg, &err, &debug);
+  else
+    gst_message_parse_warning (msg, &err, &debug);
+  text = with_debug ? g_strdup_printf ("%s (%s)", err->message,
+      GST_STR_NULL (debug)) : g_strdup (err->message);
+  g_error_free (err);
+  g_free (debug);
+  return text;
+}
+
+gchar *
+ec_pop_error_text (GstBus * bus, gboolean with_debug)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  gchar *text;
+
+  fail_unless (msg != NULL, "no error message was posted");
+  text = ec_message_text (msg, with_debug);
+  gst_message_unref (msg);
+  return text;
+}
+
 gboolean
 ec_gpu_usable (gchar ** reason)
 {

@@ -190,6 +190,14 @@ gboolean ec_reference_plane (const EcFormat * format, guint p,
 void ec_expect_warnings_begin (const gchar * regex);
 guint ec_expect_warnings_end (void);
 
+/* The text of an error or warning message: its GError's message, and
+ * where with_debug its debug text after it in parentheses.  g_free it. */
+gchar *ec_message_text (GstMessage * msg, gboolean with_debug);
+
+/* The text (ec_message_text) of the first error message on bus, which
+ * it pops; fails the test where there is none. */
+gchar *ec_pop_error_text (GstBus * bus, gboolean with_debug);
+
 /* Whether a GPU is usable; reason (may be NULL) gets why not. */
 gboolean ec_gpu_usable (gchar ** reason);
 

@@ -29,21 +29,14 @@ attach_bus (GstElement * element)
   return bus;
 }
 
-/* The text of the first error message on bus; fails when there is none. */
+/* The text of the first error message on bus, printed; fails when there
+ * is none. */
 static gchar *
 pop_error_text (GstBus * bus)
 {
-  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  GError *error = NULL;
-  gchar *debug = NULL, *text;
+  gchar *text = ec_pop_error_text (bus, TRUE);
 
-  fail_unless (msg != NULL, "no error message was posted");
-  gst_message_parse_error (msg, &error, &debug);
-  text = g_strdup_printf ("%s (%s)", error->message, GST_STR_NULL (debug));
   g_print ("error posted: %s\n", text);
-  g_error_free (error);
-  g_free (debug);
-  gst_message_unref (msg);
   return text;
 }
 
@@ -737,13 +730,8 @@ run_pipeline (const gchar * launch)
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "'%s' neither ended nor failed in 2 minutes",
       launch);
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    GError *err = NULL;
-
-    gst_message_parse_error (msg, &err, NULL);
-    text = g_strdup (err->message);
-    g_error_free (err);
-  }
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    text = ec_message_text (msg, FALSE);
   gst_message_unref (msg);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (bus);
@@ -992,14 +980,8 @@ run_yuy2_pipeline (void)
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "the YUY2 pipeline neither ended nor failed");
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    GError *err = NULL;
-    gchar *debug = NULL;
-
-    gst_message_parse_error (msg, &err, &debug);
-    text = g_strdup_printf ("%s (%s)", err->message, GST_STR_NULL (debug));
+    text = ec_message_text (msg, TRUE);
     g_print ("YUY2 pipeline: %s\n", text);
-    g_error_free (err);
-    g_free (debug);
   }
   gst_message_unref (msg);
   gst_element_set_state (pipeline, GST_STATE_NULL);

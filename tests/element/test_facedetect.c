@@ -275,12 +275,8 @@ GST_START_TEST (test_facedetect_pipeline)
   msg = gst_bus_timed_pop_filtered (GST_ELEMENT_BUS (pipeline),
       120 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "%s: no EOS in 120 s", what);
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    gchar *debug = NULL;
-
-    gst_message_parse_error (msg, &error, &debug);
-    fail ("%s: %s (%s)", what, error->message, debug ? debug : "");
-  }
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    fail ("%s: %s", what, ec_message_text (msg, TRUE));
   gst_message_unref (msg);
   gst_element_set_state (pipeline, GST_STATE_NULL);
 

@@ -397,9 +397,7 @@ GST_START_TEST (test_faults)
     GQueue inputs = G_QUEUE_INIT;
     GstFlowReturn ret = GST_FLOW_OK;
     GstBus *bus = gst_bus_new ();
-    GstMessage *message;
-    GError *error = NULL;
-    gchar *debug = NULL;
+    gchar *error;
     EcParams params;
     gint countdown = faults[f] == CUDACONV_FAULT_ALLOC ? 3 : 2;
 
@@ -419,14 +417,10 @@ GST_START_TEST (test_faults)
     printf ("fault %s: frame %u failed, %u came out before it\n",
         faults[f] == CUDACONV_FAULT_ALLOC ? "alloc" : "launch", i - 1, next);
     fail_unless (next < i);
-    message = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    fail_unless (message != NULL, "no error message");
-    gst_message_parse_error (message, &error, &debug);
-    fail_unless (strstr (error->message, "cudaError") != NULL,
-        "the error lacks CUDA's text: %s", error->message);
-    g_clear_error (&error);
-    g_free (debug);
-    gst_message_unref (message);
+    error = ec_pop_error_text (bus, FALSE);
+    fail_unless (strstr (error, "cudaError") != NULL,
+        "the error lacks CUDA's text: %s", error);
+    g_free (error);
     g_queue_clear_full (&inputs, (GDestroyNotify) gst_buffer_unref);
     gst_element_set_bus (h->element, NULL);
     gst_object_unref (bus);

@@ -803,9 +803,7 @@ GST_START_TEST (test_gpu_fault)
   GstHarness *h = harness_new ();
   GstBus *bus = gst_bus_new ();
   GstFlowReturn ret = GST_FLOW_OK;
-  GstMessage *message;
-  GError *error = NULL;
-  gchar *debug = NULL;
+  gchar *error;
   EcParams params;
   guint i, t, fail_at;
   Run *run;
@@ -839,14 +837,10 @@ GST_START_TEST (test_gpu_fault)
   run->n_out = fail_at - t;
   model_check (&m, "GPU fault");
 
-  message = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  fail_unless (message != NULL, "no error message");
-  gst_message_parse_error (message, &error, &debug);
-  fail_unless (strstr (error->message, "cudaErrorLaunchOutOfResources") !=
-      NULL, "the error lacks CUDA's text: %s", error->message);
-  g_clear_error (&error);
-  g_free (debug);
-  gst_message_unref (message);
+  error = ec_pop_error_text (bus, FALSE);
+  fail_unless (strstr (error, "cudaErrorLaunchOutOfResources") != NULL,
+      "the error lacks CUDA's text: %s", error);
+  g_free (error);
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
   teardown (h, &m);

@@ -590,13 +590,9 @@ static void
 check_no_error (GstBus * bus, const gchar * launch)
 {
   GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  GError *err = NULL;
-  gchar *debug = NULL;
 
-  if (msg == NULL)
-    return;
-  gst_message_parse_error (msg, &err, &debug);
-  fail ("'%s' failed: %s (%s)", launch, err->message, GST_STR_NULL (debug));
+  if (msg != NULL)
+    fail ("'%s' failed: %s", launch, ec_message_text (msg, TRUE));
 }
 
 /* Pulls sink's samples into samples until its own EOS.  Each appsink is

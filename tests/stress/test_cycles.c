@@ -73,12 +73,8 @@ drain_bus (GstBus * bus, guint cycle)
 
   while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT |
               GST_MESSAGE_ERROR))) {
-    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-      GError *err = NULL;
-
-      gst_message_parse_error (msg, &err, NULL);
-      fail ("cycle %u: error: %s", cycle, err->message);
-    }
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      fail ("cycle %u: error: %s", cycle, ec_message_text (msg, FALSE));
     if (gst_structure_has_name (gst_message_get_structure (msg),
             "cudaconvfilter-backend"))
       n_backend++;

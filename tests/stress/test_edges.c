@@ -667,22 +667,6 @@ count_buffer (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   return GST_PAD_PROBE_OK;
 }
 
-static gchar *
-message_text (GstMessage * msg)
-{
-  GError *err = NULL;
-  gchar *debug = NULL, *text;
-
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
-    gst_message_parse_error (msg, &err, &debug);
-  else
-    gst_message_parse_warning (msg, &err, &debug);
-  text = g_strdup_printf ("%s (%s)", err->message, GST_STR_NULL (debug));
-  g_error_free (err);
-  g_free (debug);
-  return text;
-}
-
 /* Runs appsrc (caps in_caps, n_buffers buffers of size bytes) !
  * cudaconvfilter ! after ! fakesink until EOS or an error.  The pipeline
  * must then reach NULL. */
@@ -730,9 +714,9 @@ run_appsrc (const gchar * in_caps, const gchar * after, gsize size,
     GstMessageType type = GST_MESSAGE_TYPE (msg);
 
     if (type == GST_MESSAGE_WARNING && run->warning == NULL)
-      run->warning = message_text (msg);
+      run->warning = ec_message_text (msg, TRUE);
     else if (type == GST_MESSAGE_ERROR)
-      run->error = message_text (msg);
+      run->error = ec_message_text (msg, TRUE);
     gst_message_unref (msg);
     if (type != GST_MESSAGE_WARNING) {
       ended = TRUE;

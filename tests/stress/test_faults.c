@@ -178,13 +178,8 @@ chain_wait_eos (Chain * c, const gchar * what)
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
 
   fail_unless (msg != NULL, "%s: no EOS in 60 s", what);
-  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    GError *err = NULL;
-    gchar *debug = NULL;
-
-    gst_message_parse_error (msg, &err, &debug);
-    fail ("%s: error: %s (%s)", what, err->message, GST_STR_NULL (debug));
-  }
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    fail ("%s: error: %s", what, ec_message_text (msg, TRUE));
   gst_message_unref (msg);
 }
 
@@ -457,24 +452,17 @@ GST_START_TEST (test_cuda_fails_cleanly)
   for (round = 0; round < 20; round++) {
     Chain c;
     GstStateChangeReturn ret;
-    GstMessage *msg;
-    GError *err = NULL;
-    gchar *debug = NULL;
+    gchar *error;
 
     chain_init (&c, "cuda", NULL);
     ret = gst_element_set_state (c.pipeline, GST_STATE_PLAYING);
     fail_unless_equals_int (ret, GST_STATE_CHANGE_FAILURE);
-    msg = gst_bus_pop_filtered (c.bus, GST_MESSAGE_ERROR);
-    fail_unless (msg != NULL, "no error message");
-    gst_message_parse_error (msg, &err, &debug);
-    fail_unless (strstr (err->message, "backend=cuda") != NULL, "%s",
-        err->message);
-    fail_unless (strstr (err->message, reason) != NULL, "%s", err->message);
+    error = ec_pop_error_text (c.bus, FALSE);
+    fail_unless (strstr (error, "backend=cuda") != NULL, "%s", error);
+    fail_unless (strstr (error, reason) != NULL, "%s", error);
     if (round == 0)
-      g_print ("backend=cuda without a GPU: %s\n", err->message);
-    g_error_free (err);
-    g_free (debug);
-    gst_message_unref (msg);
+      g_print ("backend=cuda without a GPU: %s\n", error);
+    g_free (error);
     /* and back to NULL, every time */
     chain_clear (&c);
     if (round == 1)
@@ -507,8 +495,7 @@ GST_START_TEST (test_injected_gpu_faults)
   for (i = 0; i < G_N_ELEMENTS (faults); i++) {
     Chain c;
     GstMessage *msg;
-    GError *err = NULL;
-    gchar *debug = NULL;
+    gchar *error;
     GstSample *sample;
 
     g_setenv ("CUDACONV_FAULT", faults[i].fault, TRUE);
@@ -520,17 +507,16 @@ GST_START_TEST (test_injected_gpu_faults)
         GST_MESSAGE_ERROR | GST_MESSAGE_EOS);
     fail_unless (msg != NULL && GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR,
         "injected %s fault: no error message", faults[i].fault);
-    gst_message_parse_error (msg, &err, &debug);
-    g_print ("injected %s fault: %s\n", faults[i].fault, err->message);
-    fail_unless (strstr (err->message, faults[i].cuda_error) != NULL,
+    error = ec_message_text (msg, FALSE);
+    gst_message_unref (msg);
+    g_print ("injected %s fault: %s\n", faults[i].fault, error);
+    fail_unless (strstr (error, faults[i].cuda_error) != NULL,
         "injected %s fault: the message lacks %s: %s", faults[i].fault,
-        faults[i].cuda_error, err->message);
+        faults[i].cuda_error, error);
     g_signal_emit_by_name (c.sink, "try-pull-sample", 200 * GST_MSECOND,
         &sample);
     fail_unless (sample == NULL, "a frame came out of the fault");
-    g_error_free (err);
-    g_free (debug);
-    gst_message_unref (msg);
+    g_free (error);
     g_unsetenv ("CUDACONV_FAULT");
     chain_clear (&c);           /* to NULL, successfully */
 
