@@ -129,6 +129,12 @@ typedef struct
   double budget_ms;             /* per measurement; <= 0: no budget */
   double max_run_ms;            /* a first run slower than this is the only
                                  * one (runs = 1); <= 0: no limit */
+  /* where not NULL, evict_bytes of it (twice the L2) are written before
+   * each timed run, outside its events, so that every run starts with
+   * none of its code or data in the L2, as a filter of live video does
+   * once a frame (--cold); span_us then holds the writes too */
+  void *evict;
+  size_t evict_bytes;
 } BenchTimerConfig;
 
 /* Times func: warm-up, then per-run CUDA events around each run, runs

@@ -60,6 +60,7 @@ typedef struct
   int no_npp;
   int no_check;
   int profile;
+  int cold;
   /* --box-passes, --tensor-cores, --mask-tensor-cores, --slide, --beside:
    * by CudaConvPath */
   CudaConvChoice choice[CUDACONV_N_PATHS];
@@ -101,6 +102,9 @@ usage (FILE * f)
       "                    fewer runs, at least %d (default %.0f)\n"
       "  --max-run-ms MS   a first run slower than this is timed once\n"
       "                    (default %.0f)\n"
+      "  --cold            twice the L2 written before every timed run, so\n"
+      "                    that each starts with none of its code or data\n"
+      "                    there, as once a frame in a live pipeline\n"
       "  --box-passes P    boxes past radius 8 in one pass where the kernel\n"
       "                    can (one), in two (two), or as the planner\n"
       "                    chooses (auto, the default): for A/Bs\n"
@@ -194,6 +198,9 @@ parse_options (int argc, char **argv, Options * opt)
       takes_value = 0;
     } else if (strcmp (a, "--no-check") == 0) {
       opt->no_check = 1;
+      takes_value = 0;
+    } else if (strcmp (a, "--cold") == 0) {
+      opt->cold = 1;
       takes_value = 0;
     } else if (strcmp (a, "--profile") == 0) {
       opt->profile = 1;
@@ -947,6 +954,14 @@ main (int argc, char **argv)
     bench_cases_free (cases, n_cases);
     return status;
   }
+  if (opt.cold) {
+    opt.timer.evict_bytes = 2 * (size_t) run.l2_bytes;
+    if (cudaMalloc (&opt.timer.evict, opt.timer.evict_bytes) != cudaSuccess) {
+      fprintf (stderr, "cudaconv-bench: no memory to evict the L2 with\n");
+      return EXIT_CASE_FAILED;
+    }
+    run.timer = opt.timer;
+  }
   if (opt.no_npp) {
     snprintf (run.npp, sizeof (run.npp), "not loaded (--no-npp)");
   } else {
@@ -983,6 +998,8 @@ main (int argc, char **argv)
     bench_report_table (&run, results, n_done);
   free (results);
   bench_npp_close (npp);
+  if (opt.timer.evict != NULL)
+    bench_cuda_warn (cudaFree (opt.timer.evict), "cudaFree");
   cudaconv_cuda_free (cuda);
   bench_cuda_warn (cudaStreamDestroy (stream), "cudaStreamDestroy");
   bench_cases_free (cases, n_cases);

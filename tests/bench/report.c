@@ -271,6 +271,9 @@ bench_report_table (const BenchRun * run, const BenchResult * results,
   printf ("timing: %s; up to %d timed runs after warm-up, rotating "
       "buffers (see n_buffers in the JSON) so the working set exceeds L2\n",
       bench_timer_method (), run->timer.runs);
+  if (run->timer.evict != NULL)
+    printf ("cold: %zu bytes written before every timed run (--cold)\n",
+        run->timer.evict_bytes);
   printf ("NPP: %s\n", run->npp);
   printf ("GB/s: one read + one write of the frame's pixels; %%peak: that "
       "against the DRAM peak; floor_us: the faster of a 1-D cudaMemcpyAsync "
@@ -472,8 +475,9 @@ bench_report_json (const char *path, const BenchRun * run,
   fputs (",\n  \"timing_method\": ", f);
   json_string (f, bench_timer_method ());
   fprintf (f, ",\n  \"runs\": %d, \"warmup\": %d, \"budget_ms\": %g,\n"
-      "  \"cases\": [\n", run->timer.runs, run->timer.warmup,
-      run->timer.budget_ms);
+      "  \"cold_evict_bytes\": %zu,\n  \"cases\": [\n", run->timer.runs,
+      run->timer.warmup, run->timer.budget_ms,
+      run->timer.evict != NULL ? run->timer.evict_bytes : 0);
   for (int i = 0; i < n_results; i++) {
     json_result (f, &results[i], results, n_results, run->peak_gb_s);
     fputs (i + 1 < n_results ? ",\n" : "\n", f);

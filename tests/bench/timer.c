@@ -144,8 +144,9 @@ done:
 /* The timed runs, each between its own pair of events.  Returns 1 when
  * they ran; *gate_timeouts counts gates that gave up waiting. */
 static int
-time_runs (cudaStream_t stream, BenchRunFunc func, void *user, int first,
-    int runs, int gated, double *us, BenchTiming * out, int *gate_timeouts)
+time_runs (cudaStream_t stream, BenchRunFunc func, void *user,
+    const BenchTimerConfig * config, int first, int runs, int gated,
+    double *us, BenchTiming * out, int *gate_timeouts)
 {
   int n_gates = gated ? (runs + GATE_BATCH - 1) / GATE_BATCH : 0;
   cudaEvent_t *events = calloc (2 * (size_t) runs, sizeof (cudaEvent_t));
@@ -179,6 +180,12 @@ time_runs (cudaStream_t stream, BenchRunFunc func, void *user, int first,
       break;
     }
     for (; i < end; i++) {
+      if (config->evict != NULL && !cuda_ok (cudaMemsetAsync (config->evict,
+                  i & 0xff, config->evict_bytes, stream), "evicting the L2",
+              out)) {
+        queued_ok = 0;
+        break;
+      }
       if (!cuda_ok (cudaEventRecord (events[2 * i], stream),
               "cudaEventRecord", out) ||
           func (user, first + i, stream, out->error,
@@ -307,15 +314,16 @@ bench_time (cudaStream_t stream, BenchRunFunc func, void *user,
     return 0;
   }
   out->gated = 1;
-  if (!time_runs (stream, func, user, done, runs, 1, us, out, &gate_timeouts)) {
+  if (!time_runs (stream, func, user, config, done, runs, 1, us, out,
+          &gate_timeouts)) {
     free (us);
     return 0;
   }
   if (gate_timeouts > 0) {
     /* something in the runs waited for the stream: time it plainly */
     out->gated = 0;
-    if (!time_runs (stream, func, user, done + runs, runs, 0, us, out,
-            &gate_timeouts)) {
+    if (!time_runs (stream, func, user, config, done + runs, runs, 0, us,
+            out, &gate_timeouts)) {
       free (us);
       return 0;
     }
