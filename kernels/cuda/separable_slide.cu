@@ -504,24 +504,29 @@ down_strip (const CcSepParams & p)
     return;
   static_assert (!(SlideLane<C, R, T>::LOOPS &&
           SlideLane<C, R, T>::INTERIOR_COPY), "one way for interior warps");
+  constexpr bool GATHERS = SlideLane<C, R, T>::GATHERS;
   /* sw.interior and sw.gathered are warp-uniform */
   if constexpr (SlideLane<C, R, T>::LOOPS) {
     if (sw.interior) {
       down_loop<T, C, R, ROWS, STORE, false> (p, sw);
       return;
     }
-    if (sw.gathered) {
-      down_loop<T, C, R, ROWS, STORE, true> (p, sw);
-      return;
+    if constexpr (GATHERS) {
+      if (sw.gathered) {
+        down_loop<T, C, R, ROWS, STORE, true> (p, sw);
+        return;
+      }
     }
   } else if constexpr (SlideLane<C, R, T>::INTERIOR_COPY) {
     if (sw.interior) {
       down_rows<T, C, R, ROWS, true, STORE> (p, sw);
       return;
     }
-    if (sw.gathered) {
-      down_rows<T, C, R, ROWS, true, STORE, true> (p, sw);
-      return;
+    if constexpr (GATHERS) {
+      if (sw.gathered) {
+        down_rows<T, C, R, ROWS, true, STORE, true> (p, sw);
+        return;
+      }
     }
   }
   down_rows<T, C, R, ROWS, false, STORE> (p, sw);

@@ -70,6 +70,7 @@ template <int CHANNELS, int RADIUS, typename T = uint8_t> struct SlideLane
   static constexpr bool F32_FINISH = slide_f32_finish (C, RADIUS,
       sizeof (T));
   static constexpr bool LOOPS = slide_loops_down (C, RADIUS, sizeof (T));
+  static constexpr bool GATHERS = slide_gathers (C);
   static constexpr int PIXEL_BYTES = C * (int) sizeof (T);
   /* the separable kernel's elements of a row: pairs of halves of 8-bit
    * samples, floats of 16-bit ones (lane_halves, lane_samples) */
@@ -414,8 +415,9 @@ template <class L, int R, int ROWS> struct SlideWarp
    * row), nor its stores their checks */
   const bool interior;
   /* an edge column's warp, its rows inside, whose lanes each lie wholly
-   * inside or wholly outside the plane: it runs the interior code too,
-   * its lanes gathering their pixels through the border (SlideGather) */
+   * inside or wholly outside the plane, of a lane kind that gathers
+   * (slide_gathers): it runs the interior code too, its lanes gathering
+   * their pixels through the border (SlideGather) */
   const bool gathered;
   const unsigned char *src;
   unsigned char *dst;
@@ -431,7 +433,7 @@ template <class L, int R, int ROWS> struct SlideWarp
       rows_inside (y0 >= R && y0 + ROWS + R <= w.plane.height),
       interior (rows_inside && warp_columns_inside (w.plane,
               block.column)),
-      gathered (L::BYTES == 8 && !interior && rows_inside &&
+      gathered (L::GATHERS && L::BYTES == 8 && !interior && rows_inside &&
           w.plane.width % L::PX == 0 && w.plane.width > R &&
           w.plane.dst_align >= L::BYTES),
       edge (L::BYTES == 8 && !interior, x, w.plane.width, w.border)

@@ -282,6 +282,23 @@ slide_loops_down (int channels, int radius, int sample_bytes)
   return sample_bytes == 1 && channels == 2 && (radius == 2 || radius == 4);
 }
 
+/* Whether the warps of the edge columns of a lane kind with an interior
+ * copy or loop take it too where every lane lies wholly inside or outside
+ * the plane (SlideWarp::gathered: their lanes gather their pixels through
+ * the border): planes of one and two channels, whose edge columns are 2
+ * of a 4K plane's 16.  On an H200 (bench/RESULTS.md) 4K GRAY8 at radius 4
+ * took 17.0 to 17.3 us against 18.0 to 18.1, NV12 22.5 to 22.7 against
+ * 23.3 to 23.4, I420 24.3 to 24.5 against 25.3 to 25.4 (the same with the
+ * L2 evicted before each run).  Four channels (2 columns of 64) gained
+ * and lost: 4K RGBA at radius 4 took 46.0 to 46.3 against 45.7 to 46.0,
+ * 1080p at radius 2 12.8 to 13.0 against 12.3 to 12.4, the 4K sharpen
+ * 33.2 to 33.4 against 33.8 to 34.0. */
+constexpr bool
+slide_gathers (int channels)
+{
+  return channels < 4;
+}
+
 /* Whether a lane kind of 8-bit samples takes unsharp masks in halves
  * where their bound allows (cc_unsharp_half_error; the others go in
  * f32).  Four channels only: on an H100 (bench/RESULTS.md) 4K RGBA

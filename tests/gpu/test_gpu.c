@@ -866,8 +866,9 @@ group_slide (Ctx * ctx, int quick)
  * narrow lanes, and warps of two channels that loop down their strip at
  * radii 2 and 4 (down_loop).  480x40 (236x33 but for one channel) has
  * middle strips whose edge warps' lanes lie wholly inside or outside the
- * plane, which take that copy too, gathering their pixels through the
- * border (SlideWarp::gathered).  One case in four keeps the kernel out.
+ * plane, which with one or two channels take that copy too, gathering
+ * their pixels through the border (SlideWarp::gathered).  One case in
+ * four keeps the kernel out.
  * Sources aligned
  * to 16 bytes take vector loads, to 4 bytes (at least) 32-bit words, and
  * one case in four has a random start and pitch (the tile where they are
