@@ -367,9 +367,10 @@ lane_window (const E (&v)[N], E (&e)[N + 2 * R * LANE_STEP<T, C>])
  * makes, in the grid slide_grid gives it.  Blocks start in the order of
  * their index, and those of the first and last columns, whose warps take
  * the edge code, do several times an interior block's work (4K GRAY8 at
- * radius 4: about 2240 instructions a strip against 622); so they come
- * first, and the last blocks to start are short ones rather than a tail
- * of long ones.  In column order, on an H200 (bench/RESULTS.md), 4K GRAY8
+ * radius 4: about 2240 instructions a strip against 622, before its
+ * middle strips' edge warps were gathered, SlideWarp::gathered); so they
+ * come first, and the last blocks to start are short ones rather than a
+ * tail of long ones.  In column order, on an H200 (bench/RESULTS.md), 4K GRAY8
  * at radius 4 took 22.4 to 22.5 us against 18.8, NV12 27.7 to 27.8
  * against 23.9, RGBA at radius 1 25.3 to 25.8 against 23.3 to 23.5, and
  * the Sobel 32.5 to 32.7 against 30.4 to 30.5. */

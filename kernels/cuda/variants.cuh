@@ -289,7 +289,10 @@ slide_loops_down (int channels, int radius, int sample_bytes)
  * of a 4K plane's 16.  On an H200 (bench/RESULTS.md) 4K GRAY8 at radius 4
  * took 17.0 to 17.3 us against 18.0 to 18.1, NV12 22.5 to 22.7 against
  * 23.3 to 23.4, I420 24.3 to 24.5 against 25.3 to 25.4 (the same with the
- * L2 evicted before each run).  Four channels (2 columns of 64) gained
+ * L2 evicted before each run), with 11 % fewer instructions for GRAY8;
+ * yet Nsight Compute, timing the kernel alone, read GRAY8 slower (17.4
+ * to 18.4 us against 15.9 to 16.9, fewer warps active), which no run
+ * explained.  Four channels (2 columns of 64) gained
  * and lost: 4K RGBA at radius 4 took 46.0 to 46.3 against 45.7 to 46.0,
  * 1080p at radius 2 12.8 to 13.0 against 12.3 to 12.4, the 4K sharpen
  * 33.2 to 33.4 against 33.8 to 34.0. */
