@@ -292,10 +292,10 @@ slide_loops_down (int channels, int radius, int sample_bytes)
  * L2 evicted before each run), with 11 % fewer instructions for GRAY8;
  * yet Nsight Compute, timing the kernel alone, read GRAY8 slower (17.4
  * to 18.4 us against 15.9 to 16.9, fewer warps active), which no run
- * explained.  Four channels (2 columns of 64) gained
- * and lost: 4K RGBA at radius 4 took 46.0 to 46.3 against 45.7 to 46.0,
- * 1080p at radius 2 12.8 to 13.0 against 12.3 to 12.4, the 4K sharpen
- * 33.2 to 33.4 against 33.8 to 34.0. */
+ * explained.  Four channels (2 columns of 64) gained and lost: 4K RGBA
+ * at radius 4 took 46.0 to 46.3 against 45.7 to 46.0, 1080p at radius 2
+ * 12.8 to 13.0 against 12.3 to 12.4, the 4K sharpen 33.2 to 33.4 against
+ * 33.8 to 34.0. */
 constexpr bool
 slide_gathers (int channels)
 {

@@ -958,6 +958,9 @@ main (int argc, char **argv)
     opt.timer.evict_bytes = 2 * (size_t) run.l2_bytes;
     if (cudaMalloc (&opt.timer.evict, opt.timer.evict_bytes) != cudaSuccess) {
       fprintf (stderr, "cudaconv-bench: no memory to evict the L2 with\n");
+      cudaconv_cuda_free (cuda);
+      bench_cuda_warn (cudaStreamDestroy (stream), "cudaStreamDestroy");
+      bench_cases_free (cases, n_cases);
       return EXIT_CASE_FAILED;
     }
     run.timer = opt.timer;
