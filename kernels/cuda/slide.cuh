@@ -496,12 +496,13 @@ template <class L, int R, int ROWS> struct SlideWarp
 
 /* How a lane of a gathered warp (SlideWarp::gathered) makes its 8 bytes
  * of a row from the row's 32-bit words: word w is the bytes sel[w] picks
- * (__byte_perm) from the words at bytes at[w] and at[w] + 4 of the row,
- * or the word at at[w] itself where a pixel is a word.  The columns are
- * the edge's (SlideEdge), each lane's own inside the plane; outside, a
- * constant border's pixels are 0 (keep).  Worked out once a strip, so
- * that a row costs every lane the same few instructions, where the edge
- * code (slide_load_edge) costs its lanes dozens while the warp waits. */
+ * (__byte_perm) from the words at bytes at[w] and at[w] + 4 of the row.
+ * The columns are the edge's (SlideEdge), each lane's own inside the
+ * plane; outside, a constant border's pixels are 0 (keep).  Worked out
+ * once a strip, so that a row costs every lane the same few
+ * instructions, where the edge code (slide_load_edge) costs its lanes
+ * dozens while the warp waits.  Taken for pixels of one or two bytes
+ * (slide_gathers). */
 template <class L, int R> struct SlideGather
 {
   static_assert (L::BYTES == 8, "8-byte lanes");
@@ -530,7 +531,7 @@ template <class L, int R> struct SlideGather
           lo = b[j];
       }
       /* a word's bytes lie within 4 of each other */
-      at[w] = lo < 0 ? 0 : P == 4 ? lo : min (lo & ~3, last);
+      at[w] = lo < 0 ? 0 : min (lo & ~3, last);
       sel[w] = 0;
 #pragma unroll
       for (int j = 0; j < 4; j++)
@@ -545,10 +546,7 @@ template <class L, int R> struct SlideGather
 #pragma unroll
     for (int w = 0; w < 2; w++) {
       const unsigned *word = reinterpret_cast<const unsigned *> (row + at[w]);
-      if constexpr (P == 4)
-        v[w] = __ldg (word) & keep;
-      else
-        v[w] = __byte_perm (__ldg (word), __ldg (word + 1), sel[w]) & keep;
+      v[w] = __byte_perm (__ldg (word), __ldg (word + 1), sel[w]) & keep;
     }
     return make_uint2 (v[0], v[1]);
   }
