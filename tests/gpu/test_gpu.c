@@ -273,7 +273,16 @@ make_filter (Filter * f, CaseKind kind, TuRng * rng, int w, int h, double range)
     case CASE_LAPLACIAN:
       cudaconv_filter_desc_init (d, kind == CASE_SOBEL ?
           CUDACONV_KIND_SOBEL : CUDACONV_KIND_LAPLACIAN);
-      d->scale = rand_range (rng, 0.1, 2.0);
+      /* mostly gains that leave many outputs in range; one case in four
+       * any the element takes, 0 to CUDACONV_MAX_SCALE, spread over the
+       * powers of two (the kernels in halves scale the sums, round the
+       * Laplacian's gain to a half and Sobel's results) */
+      if (tu_rng_int (rng, 0, 3))
+        d->scale = rand_range (rng, 0.1, 2.0);
+      else if (tu_rng_int (rng, 0, 7))
+        d->scale = exp2 (rand_range (rng, -12, log2 (CUDACONV_MAX_SCALE)));
+      else
+        d->scale = tu_rng_int (rng, 0, 1) ? 0 : CUDACONV_MAX_SCALE;
       f->terms = 9;
       snprintf (f->what, sizeof (f->what), "scale %g", d->scale);
       break;
