@@ -59,13 +59,20 @@ half2_bits (__half2 h)
  * last place of [1024, 2048) is 1). */
 #define CC_HALF_BYTE_BIAS2 0x64006400u
 
-/* The four bytes of w as two pairs of halves: (0, 1) and (2, 3). */
-__device__ __forceinline__ void
+/* The four bytes of w over 2^SHIFT as two pairs of halves: (0, 1) and
+ * (2, 3).  The bias is then 2^(10 - SHIFT), whose top byte is 0x64 - 4
+ * SHIFT (the exponent one less each time), and the unit in the last place
+ * of its binade 2^-SHIFT, so b 2^-SHIFT is exact too. */
+template <int SHIFT = 0> __device__ __forceinline__ void
 bytes_to_half2 (unsigned w, __half2 & lo, __half2 & hi)
 {
-  const __half2 bias = half2_from_bits (CC_HALF_BYTE_BIAS2);
-  lo = __hsub2 (half2_from_bits (__byte_perm (w, 0x6464, 0x4140)), bias);
-  hi = __hsub2 (half2_from_bits (__byte_perm (w, 0x6464, 0x4342)), bias);
+  static_assert (SHIFT >= 0 && SHIFT <= 10, "a normal bias");
+  constexpr unsigned TOP = 0x64u - 4u * SHIFT;
+  const __half2 bias = half2_from_bits (TOP << 24 | TOP << 8);
+  lo = __hsub2 (half2_from_bits (__byte_perm (w, TOP * 0x0101u, 0x4140)),
+      bias);
+  hi = __hsub2 (half2_from_bits (__byte_perm (w, TOP * 0x0101u, 0x4342)),
+      bias);
 }
 
 /* Two pairs of non-negative halves, rounded to the nearest integer (ties

@@ -215,10 +215,10 @@ slide_load (const unsigned char *at, bool inside, const CcPlane & pl,
 }
 
 /* A 16-byte lane's window of a row of four channels, across first (the
- * stencils'): pixel i - R as halves e[i], its own 4 pixels from e[R], R
- * from each neighbour lane; every lane of the warp must call it
- * (shuffles). */
-template <int R> __device__ __forceinline__ void
+ * stencils'): pixel i - R as halves e[i] (over 2^SHIFT), its own 4
+ * pixels from e[R], R from each neighbour lane; every lane of the warp
+ * must call it (shuffles). */
+template <int R, int SHIFT = 0> __device__ __forceinline__ void
 slide_window (const uint4 & row, __half2 (&e)[4 + 2 * R][2])
 {
   const unsigned own[4] = { row.x, row.y, row.z, row.w };
@@ -226,12 +226,12 @@ slide_window (const uint4 & row, __half2 (&e)[4 + 2 * R][2])
   for (int i = 0; i < R; i++) {
     const unsigned left = __shfl_up_sync (0xffffffffu, own[4 - R + i], 1);
     const unsigned right = __shfl_down_sync (0xffffffffu, own[i], 1);
-    bytes_to_half2 (left, e[i][0], e[i][1]);
-    bytes_to_half2 (right, e[R + 4 + i][0], e[R + 4 + i][1]);
+    bytes_to_half2<SHIFT> (left, e[i][0], e[i][1]);
+    bytes_to_half2<SHIFT> (right, e[R + 4 + i][0], e[R + 4 + i][1]);
   }
 #pragma unroll
   for (int i = 0; i < 4; i++)
-    bytes_to_half2 (own[i], e[R + i][0], e[R + i][1]);
+    bytes_to_half2<SHIFT> (own[i], e[R + i][0], e[R + i][1]);
 }
 
 /* A lane's bytes of a row are SlideLane::ELEMS elements, 4 of 8 bytes and

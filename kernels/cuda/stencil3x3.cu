@@ -171,16 +171,13 @@ stencil_compute (const unsigned char *raw, float *f, const CcMaskParams & p,
  * gx in a and gy in b; in holds the input pixels where a channel copies
  * them.  Sobel's magnitude and the gain are taken in f32 as the f32 path
  * takes them, but for channel SKIP (if >= 0), which the map never takes.
- * Where outputs are plain 8-bit (PLAIN: the caller knows they are), both
- * are rounded through halves, as the separable kernels' outputs:
- *   - Sobel's f32 values are rounded to halves, an error below 1/16 LSB
- *     up to 255 (halves have 11 significant bits) before the rounding to
- *     integers, so that the output stays within 1 LSB;
- *   - the Laplacian's gain is a half multiply: for a sum of at most
- *     255 / gain its error is below 0.2 LSB (the gain rounded to 11 bits,
- *     the product rounded once), and a larger sum saturates either way;
- *     the gain is capped at 1024, past which every non-zero sum
- *     saturates, so that a zero sum stays 0.
+ * Where outputs are plain 8-bit (PLAIN: the caller knows they are), the
+ * Laplacian's are rounded through halves, as the separable kernels'
+ * outputs: its gain is a half multiply, for a sum of at most 255 / gain
+ * an error below 0.2 LSB (the gain rounded to 11 bits, the product
+ * rounded once), and a larger sum saturates either way; the gain is
+ * capped at 1024, past which every non-zero sum saturates, so that a zero
+ * sum stays 0.  (Sobel's plain outputs are sobel_store_eighths'.)
  * Elsewhere the values go through f32 (encode_word). */
 template <bool LAPLACIAN, bool PLAIN, int SKIP> __device__ __forceinline__
     void
@@ -189,10 +186,11 @@ stencil_store_half (const CcMaskParams & p,
     const __half2 (&a)[4][2], const __half2 (&b)[4][2],
     const Run<uint8_t, 4, 4> & in)
 {
+  static_assert (LAPLACIAN || !PLAIN, "Sobel's plain store is apart");
   const CcPlane & pl = p.w.plane;
-  __half2 out[4][2];
   float v[4][4];
   if constexpr (LAPLACIAN) {
+    __half2 out[4][2];
     const __half2 gain = __float2half2_rn (fminf (p.gain, 1024.f));
 #pragma unroll
     for (int j = 0; j < 4; j++)
@@ -225,14 +223,51 @@ stencil_store_half (const CcMaskParams & p,
             p.gain * sqrt_approx (gx.x * gx.x + gy.x * gy.x);
         v[j][2 * h + 1] = 2 * h + 1 == SKIP ? 0.f :
             p.gain * sqrt_approx (gx.y * gx.y + gy.y * gy.y);
-        out[j][h] = __floats2half2_rn (v[j][2 * h], v[j][2 * h + 1]);
       }
-    if constexpr (PLAIN) {
-      store_run_half (pl, masks, x, y, n, out, in);
-      return;
-    }
   }
   finish_run<uint8_t, 4, 4, SKIP> (pl, p.w.out, masks, x, y, n, v, in);
+}
+
+/* The shift of Sobel's sums in the kernel sliding down rows: its samples
+ * become halves over 8 (bytes_to_half2), so that its gradients, exact
+ * multiples of 1/8 of magnitude at most 127.5, have squares that sum to a
+ * half (at most 32512). */
+constexpr int SOBEL_SLIDE_SHIFT = 3;
+
+/* Sobel's store of plain 8-bit outputs in the kernel sliding down rows:
+ * the first n pixels of a run of 4 at x of row y from the gradients in
+ * eighths, gx in a and gy in b.  q = (gx^2 + gy^2) / 64 is a product and
+ * an FMA of pairs of halves, within 2^-10 (1 + 2^-12) of its value
+ * relatively (two roundings of 2^-11); the gain and the square root go in
+ * f32, out = sqrt (scale q) with scale = (8 gain)^2, and the result is
+ * rounded to a half.  So the square root is off by at most 2^-11 (1 +
+ * 2^-12) from q's rounding, about 2^-23 from its own (sqrt_approx) and
+ * scale's, and the half by 2^-11 more: up to 256 (past 255.5 both
+ * saturate) an output lies within 0.26 LSB of the exact magnitude before
+ * its rounding to an integer, within 1 LSB of the reference's after it.
+ * Larger values become infinite halves, which saturate; channel SKIP (if
+ * >= 0) is 0, as the map never takes it.  in holds the input pixels where
+ * a channel copies them. */
+template <int SKIP> __device__ __forceinline__ void
+sobel_store_eighths (const CcMaskParams & p,
+    const RunMasks<uint8_t, 4, 4> & masks, int x, int y, int n,
+    const __half2 (&a)[4][2], const __half2 (&b)[4][2],
+    const Run<uint8_t, 4, 4> & in)
+{
+  const float gain = ldexpf (p.gain, SOBEL_SLIDE_SHIFT);
+  const float scale = gain * gain;
+  __half2 out[4][2];
+#pragma unroll
+  for (int j = 0; j < 4; j++)
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+      const float2 q = __half22float2 (__hfma2 (a[j][h], a[j][h],
+              __hmul2 (b[j][h], b[j][h])));
+      out[j][h] = __floats2half2_rn (2 * h == SKIP ? 0.f :
+          sqrt_approx (scale * q.x), 2 * h + 1 == SKIP ? 0.f :
+          sqrt_approx (scale * q.y));
+    }
+  store_run_half (p.w.plane, masks, x, y, n, out, in);
 }
 
 /* One run of stencil_compute_half: P pixels at x of row y, run q of the
@@ -299,11 +334,12 @@ stencil_run_half (const unsigned char *raw, const __half * hf,
  * r - l and l + 2 m + r; down, the Laplacian sums m, l + r - 4 m and m
  * of the rows above, at and below, Sobel's gx r - l with taps 1, 2, 1
  * and gy l + 2 m + r with taps -1, 0, 1.  Every sum is exact, as in the
- * tile. */
+ * tile; Sobel's are in eighths (SOBEL_SLIDE_SHIFT). */
 template <bool LAPLACIAN, int SKIP> struct StencilSlide
 {
   using Lane = SlideLane<4, 1>;
   static constexpr int R = 1;
+  static constexpr int SHIFT = LAPLACIAN ? 0 : SOBEL_SLIDE_SHIFT;
   struct Across
   {
     __half2 u[4][2], v[4][2];
@@ -327,7 +363,7 @@ template <bool LAPLACIAN, int SKIP> struct StencilSlide
       const
   {
     __half2 e[6][2];
-    slide_window<1> (row, e);
+    slide_window<1, SHIFT> (row, e);
 #pragma unroll
     for (int j = 0; j < 4; j++)
 #pragma unroll
@@ -366,8 +402,11 @@ template <bool LAPLACIAN, int SKIP> struct StencilSlide
   __device__ __forceinline__ void store (const CcWindow &, const Sum & s,
       const Run<uint8_t, 4, 4> & in, int x, int y, int n) const
   {
-    stencil_store_half<LAPLACIAN, true, SKIP> (p,
-        RunMasks<uint8_t, 4, 4> (p.w.out), x, y, n, s.a, s.b, in);
+    const RunMasks<uint8_t, 4, 4> masks (p.w.out);
+    if constexpr (LAPLACIAN)
+      stencil_store_half<true, true, SKIP> (p, masks, x, y, n, s.a, s.b, in);
+    else
+      sobel_store_eighths<SKIP> (p, masks, x, y, n, s.a, s.b, in);
   }
 };
 
