@@ -368,8 +368,13 @@ slide_has_beside (int channels)
  * and 2 and 80 at 3 and 4 (in strips of SLIDE_WAVE_ROWS two channels'
  * radius 4 stores 20 bytes of spills with its loop, 28 in its variant
  * beside the last plane, and four channels' radius 2 with its interior
- * copy 4); the Laplacian (radius 1) 64; Sobel 80, or 72 with a channel
- * left out (skipped_channel). */
+ * copy 4); the Laplacian (radius 1) 64; Sobel 80, or 64 with a channel
+ * left out (skipped_channel), which spills 8 to 16 bytes in strips of
+ * SLIDE_ROWS and 28 in strips of SLIDE_WAVE_ROWS.  With RGBA's alpha left
+ * out, on an H200 (bench/RESULTS.md) 4K Sobel took 27.6 to 27.8 us at 8
+ * blocks an SM against 28.6 to 28.8 at 7 (72 registers, no spills), but
+ * 29.5 to 30.0 against 29.3 to 29.4 with the L2 evicted before each run,
+ * and 1080p 12.5 to 12.7 against 12.2 to 12.5. */
 constexpr int
 slide_blocks (int radius)
 {
@@ -382,7 +387,7 @@ static_assert (slide_halo_lanes (4, list_max (SlideNarrowRgbaRadii ())) <= 2
 constexpr int
 sobel_slide_blocks (int skip)
 {
-  return skip >= 0 ? 7 : 6;
+  return skip >= 0 ? 8 : 6;
 }
 
 /* separable_mma.cu: the tiled kernel on tensor cores, for 8-bit

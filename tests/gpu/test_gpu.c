@@ -396,6 +396,7 @@ typedef struct
                                  * default sigma, sharpens amount 1 */
   int last_copied;              /* the map filters every channel but the
                                  * last, which copies its input */
+  int all_filtered;             /* the map filters every channel */
   int case_plain;               /* set by run_case: its map was plain and
                                  * its filter had no offset
                                  * (CUDACONV_PATH_SLIDE_PLAIN_MAP) */
@@ -514,9 +515,10 @@ run_case (Ctx * ctx, Group * group, CaseKind kind, CudaConvBorder border,
         ctx->box_ry);
   }
   f->desc.border = border;
-  if (ctx->last_copied) {
+  if (ctx->last_copied || ctx->all_filtered) {
     cudaconv_channel_map_init (&map_storage);
-    map_storage.action[channels - 1] = CUDACONV_CHANNEL_COPY;
+    if (ctx->last_copied)
+      map_storage.action[channels - 1] = CUDACONV_CHANNEL_COPY;
     map = &map_storage;
   } else if (tu_rng_int (rng, 0, 1)) {
     random_map (&map_storage, rng, fmt, channels);
@@ -1130,9 +1132,9 @@ group_slide_narrow (Ctx * ctx, int quick)
  * radii 1 and 4, two at 2 and 3, a P010 chroma plane at radius 2, and the
  * stencils.  Each frame is 16 columns of blocks wide, and one row of
  * blocks taller than a wave of strips of 4.  Sobel's variants differ (the
- * one with a channel left out takes more blocks an SM): its frame is made
- * for the variant with alpha left out, and takes strips of 5 in the other
- * too, on GPUs of 40 SMs or more, while the two differ by one block.  The
+ * one with a channel left out takes more blocks an SM), so its cases have
+ * the map that picks theirs: alpha copied, and every channel filtered
+ * (the others' maps are random).  The
  * source rows are aligned to 16 bytes, so that the planner may take the
  * kernels: every case that runs on them must run in strips of 5, and each
  * must run on them at least once (a gaussian's random sigma may fail the
@@ -1146,9 +1148,12 @@ group_slide_waves (Ctx * ctx, int quick)
     int channels;
     int radius;
     int format;                 /* formats[], u8 where left out */
+    int skip;                   /* Sobel's channel left out: 3 (alpha
+                                 * copied) or -1 (all filtered) */
   } cases[] = {
     {CASE_GAUSSIAN, 4, 1}, {CASE_BOX_SMALL, 4, 1}, {CASE_LAPLACIAN, 4, 0},
-    {CASE_SOBEL, 4, 0}, {CASE_GAUSSIAN, 4, 2}, {CASE_GAUSSIAN, 4, 4},
+    {CASE_SOBEL, 4, 0, 0, 3}, {CASE_SOBEL, 4, 0, 0, -1},
+    {CASE_GAUSSIAN, 4, 2}, {CASE_GAUSSIAN, 4, 4},
     {CASE_GAUSSIAN, 1, 1}, {CASE_GAUSSIAN, 1, 4}, {CASE_GAUSSIAN, 2, 2},
     {CASE_GAUSSIAN, 2, 3}, {CASE_GAUSSIAN, 2, 2, 2},
   };
@@ -1168,7 +1173,10 @@ group_slide_waves (Ctx * ctx, int quick)
         kind == CASE_LAPLACIAN ? CUDACONV_OP_LAPLACIAN :
         CUDACONV_OP_SEPARABLE, formats[cases[i].format].type,
         cases[i].channels, kind == CASE_SOBEL || kind == CASE_LAPLACIAN ? 1 :
-        cases[i].radius, kind == CASE_SOBEL ? 3 : -1, &blocks, &warp_px);
+        cases[i].radius, kind == CASE_SOBEL ? cases[i].skip : -1, &blocks,
+        &warp_px);
+    ctx->last_copied = kind == CASE_SOBEL && cases[i].skip == 3;
+    ctx->all_filtered = kind == CASE_SOBEL && cases[i].skip == -1;
     for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b += quick ? 2 : 1) {
       int h = 16 * (sms * blocks / 16 + 1);
       int w = 16 * warp_px;
@@ -1195,6 +1203,7 @@ group_slide_waves (Ctx * ctx, int quick)
     tu_check (ctx->tally, ran);
   }
   ctx->src_align = 0;
+  ctx->last_copied = ctx->all_filtered = 0;
   group_report ("slide-waves", &g);
 }
 
