@@ -1134,11 +1134,10 @@ group_slide_narrow (Ctx * ctx, int quick)
  * blocks taller than a wave of strips of 4.  Sobel's variants differ (the
  * one with a channel left out takes more blocks an SM), so its cases have
  * the map that picks theirs: alpha copied, and every channel filtered
- * (the others' maps are random).  The
- * source rows are aligned to 16 bytes, so that the planner may take the
- * kernels: every case that runs on them must run in strips of 5, and each
- * must run on them at least once (a gaussian's random sigma may fail the
- * error bound). */
+ * (the others' maps are random).  The source rows are aligned to 16
+ * bytes, so that the planner may take the kernels: every case that runs
+ * on them must run in strips of 5, and each must run on them at least
+ * once (a gaussian's random sigma may fail the error bound). */
 static void
 group_slide_waves (Ctx * ctx, int quick)
 {
