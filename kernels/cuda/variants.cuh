@@ -368,13 +368,16 @@ slide_has_beside (int channels)
  * and 2 and 80 at 3 and 4 (in strips of SLIDE_WAVE_ROWS two channels'
  * radius 4 stores 20 bytes of spills with its loop, 28 in its variant
  * beside the last plane, and four channels' radius 2 with its interior
- * copy 4); the Laplacian (radius 1) 64; Sobel 80, or 64 with a channel
- * left out (skipped_channel), which spills 8 to 16 bytes in strips of
- * SLIDE_ROWS and 28 in strips of SLIDE_WAVE_ROWS.  With RGBA's alpha left
- * out, on an H200 (bench/RESULTS.md) 4K Sobel took 27.6 to 27.8 us at 8
- * blocks an SM against 28.6 to 28.8 at 7 (72 registers, no spills), but
- * 29.5 to 30.0 against 29.3 to 29.4 with the L2 evicted before each run,
- * and 1080p 12.5 to 12.7 against 12.2 to 12.5. */
+ * copy 4); the Laplacian (radius 1) 64; Sobel 80, or 72 with a channel
+ * left out (skipped_channel), which spills nothing in strips of
+ * SLIDE_ROWS and SLIDE_WAVE_ROWS (at 8 blocks, 64 registers, it spilled
+ * 8 to 16 bytes and 28).  With RGBA's alpha left out, on an H100
+ * (bench/RESULTS.md, run 42) 7 blocks took 4K Sobel 30.2 to 30.9 us
+ * against 30.9 to 31.3 at 8, 31.4 to 31.5 against 32.2 to 32.4 with the
+ * L2 evicted before each run.  On an H200 8 were faster back to back
+ * (27.6 to 27.8 against 28.6 to 28.8) but not with the L2 evicted (29.5
+ * to 30.0 against 29.3 to 29.4), nor at 1080p (12.5 to 12.7 against 12.2
+ * to 12.5). */
 constexpr int
 slide_blocks (int radius)
 {
@@ -387,7 +390,7 @@ static_assert (slide_halo_lanes (4, list_max (SlideNarrowRgbaRadii ())) <= 2
 constexpr int
 sobel_slide_blocks (int skip)
 {
-  return skip >= 0 ? 8 : 6;
+  return skip >= 0 ? 7 : 6;
 }
 
 /* separable_mma.cu: the tiled kernel on tensor cores, for 8-bit
