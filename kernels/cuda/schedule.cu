@@ -307,19 +307,23 @@ cudaconv_cuda_test_path_runs (CudaConvPath path, int *strip)
  * SM and the columns a warp makes. */
 static void
 slide_shape (CudaConvOp op, CudaConvSampleType type, int channels,
-    int radius, int skip, int *blocks, int *warp_px)
+    int radius, int skip, int *blocks, int *warp_px, int *rows)
 {
+  const int sample_bytes = (int) cudaconv_sample_size (type);
+
   *blocks = op == CUDACONV_OP_SOBEL ? cc::sobel_slide_blocks (skip) :
       cc::slide_blocks (radius);
-  *warp_px = cc::slide_warp_px (channels, radius,
-      (int) cudaconv_sample_size (type));
+  *warp_px = cc::slide_warp_px (channels, radius, sample_bytes);
+  *rows = op == CUDACONV_OP_SEPARABLE ? cc::slide_strip_rows (channels,
+      radius, sample_bytes) : cc::SLIDE_ROWS;
 }
 
 void
 cudaconv_cuda_test_slide_shape (CudaConvOp op, CudaConvSampleType type,
-    int channels, int radius, int skip, int *blocks, int *warp_px)
+    int channels, int radius, int skip, int *blocks, int *warp_px,
+    int *rows)
 {
-  slide_shape (op, type, channels, radius, skip, blocks, warp_px);
+  slide_shape (op, type, channels, radius, skip, blocks, warp_px, rows);
 }
 
 /* Whether the tiled kernel in packed halves makes this job within 1 LSB
@@ -449,30 +453,31 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
 }
 
 /* The strip height of a kernel sliding down rows whose launch bounds are
- * blocks an SM and whose warps make warp_px columns: SLIDE_ROWS, unless
- * the frame's strips of SLIDE_ROWS need a little more than one wave of
- * resident blocks (at most SLIDE_WAVE_TAIL % more), where the small
- * second wave would cost nearly a strip's whole time again: then
+ * blocks an SM, whose warps make warp_px columns and whose lane kind's
+ * own strips are rows high (slide_shape): rows, unless rows is
+ * SLIDE_ROWS and the frame's strips of it need a little more than one
+ * wave of resident blocks (at most SLIDE_WAVE_TAIL % more), where the
+ * small second wave would cost nearly a strip's whole time again: then
  * SLIDE_WAVE_ROWS where they fit the frame in one wave.  A test's ALWAYS
  * takes SLIDE_TEST_ROWS, which wrap the kernels' ring. */
 static int
 slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks,
-    int warp_px)
+    int warp_px, int rows)
 {
   const long long resident = (long long) cuda->sm_count * blocks;
   const long long columns = (pl->width + warp_px - 1) / warp_px;
-  auto grid =[&](int rows) {
-    long long strips = (pl->height + rows - 1) / rows;
+  auto grid =[&](int height) {
+    long long strips = (pl->height + height - 1) / height;
     return columns * ((strips + cc::SLIDE_WARPS - 1) / cc::SLIDE_WARPS);
   };
 
   if (test_choice (CUDACONV_PATH_SLIDE) == CUDACONV_CHOICE_ALWAYS)
     return cc::SLIDE_TEST_ROWS;
-  if (grid (cc::SLIDE_ROWS) > resident && grid (cc::SLIDE_ROWS) * 100 <=
-      resident * (100 + cc::SLIDE_WAVE_TAIL) &&
+  if (rows == cc::SLIDE_ROWS && grid (rows) > resident && grid (rows) * 100
+      <= resident * (100 + cc::SLIDE_WAVE_TAIL) &&
       grid (cc::SLIDE_WAVE_ROWS) <= resident)
     return cc::SLIDE_WAVE_ROWS;
-  return cc::SLIDE_ROWS;
+  return rows;
 }
 
 /* Whether the kernel sliding down rows takes its variants for plain maps
@@ -505,8 +510,8 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
   int blocks, warp_px, rows;
 
   slide_shape (CUDACONV_OP_SEPARABLE, type, channels, radius, -1, &blocks,
-      &warp_px);
-  rows = slide_rows (cuda, pl, blocks, warp_px);
+      &warp_px, &rows);
+  rows = slide_rows (cuda, pl, blocks, warp_px, rows);
 
   sep_params_init (&p, job, window (pl, out, border, radius, radius),
       2 * radius + 1, 2 * radius + 1);
@@ -1020,8 +1025,9 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   if (stencil_slide_fits (pl, out, type, channels)) {
     int skip = cc::skipped_channel (type, channels, out);
     int blocks, warp_px, rows;
-    slide_shape (plan->op, type, channels, 1, skip, &blocks, &warp_px);
-    rows = slide_rows (cuda, pl, blocks, warp_px);
+    slide_shape (plan->op, type, channels, 1, skip, &blocks, &warp_px,
+        &rows);
+    rows = slide_rows (cuda, pl, blocks, warp_px, rows);
     path_taken (CUDACONV_PATH_SLIDE, rows);
     return cc_launched (cc_stencil_slide_launch (&p, rows, skip, stream),
         "launching the 3x3 stencil kernel sliding down rows", err);

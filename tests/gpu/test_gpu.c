@@ -1126,12 +1126,15 @@ group_slide_narrow (Ctx * ctx, int quick)
 /* Frames whose strips of 4 rows need a little more than one wave of the
  * sliding kernels' resident blocks, where the planner takes strips of 5
  * (variants.cuh: SLIDE_WAVE_ROWS; a block makes 4 strips).  The blocks an
- * SM (the kernel's launch bounds) and the columns a warp makes come from
- * the library's table (cudaconv_cuda_test_slide_shape), for every lane
- * kind: four channels at radii 1 (16-byte lanes), 2 and 4, one channel at
- * radii 1 and 4, two at 2 and 3, a P010 chroma plane at radius 2, and the
- * stencils.  Each frame is 16 columns of blocks wide, and one row of
- * blocks taller than a wave of strips of 4.  Sobel's variants differ (the
+ * SM (the kernel's launch bounds), the columns a warp makes and the rows
+ * of the kind's own strips come from the library's table
+ * (cudaconv_cuda_test_slide_shape), for every lane kind: four channels at
+ * radii 1 (16-byte lanes), 2, 3 and 4, one channel at radii 1 and 4, two
+ * at 2 and 3, a P010 chroma plane at radius 2, and the stencils.  Each
+ * frame is 16 columns of blocks wide, and one row of blocks taller than a
+ * wave of strips of 4.  The kinds whose own strips are not 4 rows (four
+ * channels summing down: slide_strip_rows) must take their own on a
+ * frame of three such waves too.  Sobel's variants differ (the
  * one with a channel left out takes more blocks an SM), so its cases have
  * the map that picks theirs: alpha copied, and every channel filtered
  * (the others' maps are random).  The source rows are aligned to 16
@@ -1152,7 +1155,7 @@ group_slide_waves (Ctx * ctx, int quick)
   } cases[] = {
     {CASE_GAUSSIAN, 4, 1}, {CASE_BOX_SMALL, 4, 1}, {CASE_LAPLACIAN, 4, 0},
     {CASE_SOBEL, 4, 0, 0, 3}, {CASE_SOBEL, 4, 0, 0, -1},
-    {CASE_GAUSSIAN, 4, 2}, {CASE_GAUSSIAN, 4, 4},
+    {CASE_GAUSSIAN, 4, 2}, {CASE_GAUSSIAN, 4, 3}, {CASE_GAUSSIAN, 4, 4},
     {CASE_GAUSSIAN, 1, 1}, {CASE_GAUSSIAN, 1, 4}, {CASE_GAUSSIAN, 2, 2},
     {CASE_GAUSSIAN, 2, 3}, {CASE_GAUSSIAN, 2, 2, 2},
   };
@@ -1167,33 +1170,37 @@ group_slide_waves (Ctx * ctx, int quick)
   ctx->src_align = 16;
   for (int i = 0; i < (int) (sizeof (cases) / sizeof (cases[0])); i++) {
     CaseKind kind = cases[i].kind;
-    int ran = 0, blocks = 0, warp_px = 0;
+    int ran = 0, blocks = 0, warp_px = 0, rows = 0;
     cudaconv_cuda_test_slide_shape (kind == CASE_SOBEL ? CUDACONV_OP_SOBEL :
         kind == CASE_LAPLACIAN ? CUDACONV_OP_LAPLACIAN :
         CUDACONV_OP_SEPARABLE, formats[cases[i].format].type,
         cases[i].channels, kind == CASE_SOBEL || kind == CASE_LAPLACIAN ? 1 :
         cases[i].radius, kind == CASE_SOBEL ? cases[i].skip : -1, &blocks,
-        &warp_px);
+        &warp_px, &rows);
     ctx->last_copied = kind == CASE_SOBEL && cases[i].skip == 3;
     ctx->all_filtered = kind == CASE_SOBEL && cases[i].skip == -1;
-    for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b += quick ? 2 : 1) {
-      int h = 16 * (sms * blocks / 16 + 1);
-      int w = 16 * warp_px;
-      long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
-          NULL);
-      int strip = 0;
-      run_case (ctx, &g, cases[i].kind, (CudaConvBorder) b,
-          &formats[cases[i].format], cases[i].channels, w,
-          h - tu_rng_int (ctx->rng, 0, 3), cases[i].radius, 0, NULL);
-      if (cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE, &strip) == before)
-        continue;
-      ran = 1;
-      if (strip != 5)
-        printf ("FAIL seed %llu %s: %s C=%d radius %d %dx%d ran in strips "
-            "of %d rows, not 5\n", (unsigned long long) ctx->seed, NAME,
-            case_names[cases[i].kind], cases[i].channels, cases[i].radius,
-            w, h, strip);
-      tu_check (ctx->tally, strip == 5);
+    for (int waves = 1; waves <= (rows == 4 ? 1 : 3); waves += 2) {
+      for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b += quick ? 2 : 1) {
+        int h = waves * 16 * (sms * blocks / 16 + 1);
+        int w = 16 * warp_px;
+        int want = waves == 1 ? 5 : rows;
+        long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
+            NULL);
+        int strip = 0;
+        run_case (ctx, &g, cases[i].kind, (CudaConvBorder) b,
+            &formats[cases[i].format], cases[i].channels, w,
+            h - tu_rng_int (ctx->rng, 0, 3), cases[i].radius, 0, NULL);
+        if (cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
+                &strip) == before)
+          continue;
+        ran = 1;
+        if (strip != want)
+          printf ("FAIL seed %llu %s: %s C=%d radius %d %dx%d ran in "
+              "strips of %d rows, not %d\n", (unsigned long long) ctx->seed,
+              NAME, case_names[cases[i].kind], cases[i].channels,
+              cases[i].radius, w, h, strip, want);
+        tu_check (ctx->tally, strip == want);
+      }
     }
     if (!ran)
       printf ("FAIL seed %llu %s: no %s C=%d radius %d ran on the sliding "
