@@ -244,17 +244,17 @@ slide_sums_down (int channels, int radius, int sample_bytes)
  * for four channels summing down, whose 2 R halo rows a strip cost the
  * same loads and sums down whatever its height, so that longer strips
  * make more rows of them; SLIDE_ROWS (or SLIDE_WAVE_ROWS by the wave
- * rule) for the others.  On an H100 (bench/RESULTS.md, runs 42 and 43, 4
- * runs each), strips of 5 took 4K RGBA at radius 3 39.5 to 39.9 us
- * against 40.7 to 41.0, at radius 4 45.0 to 45.3 against 46.6 to 46.9
- * (45.8 to 46.0 against 47.9 to 48.3 with the L2 evicted before each
- * run), the box of radius 4 the same, and 1080p within 0.2 either way.
- * One channel at radius 4 (which sums down too) took 4K GRAY8 17.5 to
- * 17.6 against 17.7 to 17.9, but as the luma of NV12 24.4 to 24.5
- * against 23.6 to 23.9 (27.5 to 27.7 against 25.2 to 25.5 with the L2
- * evicted) and of I420 26.5 to 26.8 against 25.3 to 25.8.  The other
- * kinds measured gained nothing or lost: 1080p RGBA at radius 2 1.0 us,
- * 4K radius 1 and Sobel 0.2 to 0.4, the 4K sharpen 0.9 with the L2
+ * rule) for the others.  On an H100 (bench/RESULTS.md, run 46, 4 runs
+ * each), strips of 5 took 4K RGBA at radius 3 39.4 to 39.6 us against
+ * 40.4 to 40.8, at radius 4 44.6 to 44.7 against 46.2 to 46.4 (45.6
+ * against 47.7 to 48.0 with the L2 evicted before each run), the box of
+ * radius 4 the same, and 1080p within 0.2 either way.  In runs 42 and 43
+ * one channel at radius 4 (which sums down too) in strips of 5 took 4K
+ * GRAY8 17.5 to 17.6 against 17.7 to 17.9, but as the luma of NV12 24.4
+ * to 24.5 against 23.6 to 23.9 (27.5 to 27.7 against 25.2 to 25.5 with
+ * the L2 evicted) and of I420 26.5 to 26.8 against 25.3 to 25.8.  The
+ * other kinds measured gained nothing or lost: 1080p RGBA at radius 2
+ * 1.0 us, 4K radius 1 and Sobel 0.2 to 0.4, the 4K sharpen 0.9 with the L2
  * evicted. */
 constexpr int
 slide_strip_rows (int channels, int radius, int sample_bytes)
