@@ -82,7 +82,15 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *   MASK_TENSOR_CORES  masks up to 9x9 of 8-bit four-channel planes on
  *                 tensor cores (mask_mma.cu); AUTO and ALWAYS: where its
  *                 error bound allows and the GPU has compute capability
- *                 8.0 or more; NEVER: in f32 (mask2d.cu). */
+ *                 8.0 or more; NEVER: in f32 (mask2d.cu).
+ *   BOX_SLIDE     boxes of 8-bit four-channel planes at radii 5 to 8
+ *                 across in integer running sums sliding down strips of
+ *                 rows (box_slide.cu) rather than as separable unit taps;
+ *                 AUTO: where cc::box_slide_fits (radius down up to 8)
+ *                 and the rows are 4-byte aligned, in strips that fit the
+ *                 frame in one wave;
+ *                 ALWAYS: the same, in strips of 5 rows (so that small
+ *                 test frames have several, going both ways). */
 typedef enum
 {
   CUDACONV_PATH_BOX_FUSED = 0,
@@ -92,6 +100,7 @@ typedef enum
   CUDACONV_PATH_SLIDE_BESIDE,
   CUDACONV_PATH_MASK_TENSOR_CORES,
   CUDACONV_PATH_SLIDE_PLAIN_MAP,
+  CUDACONV_PATH_BOX_SLIDE,
   CUDACONV_N_PATHS
 } CudaConvPath;
 
@@ -107,8 +116,18 @@ void cudaconv_cuda_test_path (CudaConvPath path, CudaConvChoice choice);
 /* How many launches of path's kernels the planner has made in the
  * process, so that a test sees which kernel its frames took; strip, where
  * not NULL, gets the last one's strip (SLIDE: its rows; TENSOR_CORES: its
- * tiles; BOX_FUSED: 0). */
+ * tiles; BOX_FUSED: 0; BOX_SLIDE: its rows). */
 long cudaconv_cuda_test_path_runs (CudaConvPath path, int *strip);
+
+/* The strip height of the box sliding down rows (BOX_SLIDE) where the
+ * planner chooses it (AUTO): rows > 0 takes that many, 0 the planner's
+ * (strips that fit the frame in one wave).  Process-wide, for A/Bs. */
+void cudaconv_cuda_test_box_slide_rows (int rows);
+
+/* Whether the box sliding down rows (BOX_SLIDE) has a kernel for radius
+ * rx across (variants.cuh's BoxSlideRadii), and the largest radius down
+ * it takes, so that a test covers the kernels' own table. */
+int cudaconv_cuda_test_box_slide_has (int rx, int *max_ry);
 
 /* The kernel sliding down rows (SLIDE) that the planner launches for op
  * (CUDACONV_OP_SEPARABLE for every separable filter, CUDACONV_OP_SOBEL,

@@ -54,6 +54,9 @@ struct CudaConvCuda
   int compute_major;            /* compute capability, major version */
   size_t smem_per_block;        /* without opting in */
   size_t smem_optin;            /* the most a kernel may opt in to */
+  /* box_slide.cu's blocks an SM by radius across and down, asked of
+   * CUDA on first use (0 until then) */
+  int box_slide_blocks[CC_BOX_SLIDE_MAX_RX + 1][CC_BOX_SLIDE_MAX_RY + 1];
   cudaStream_t stream;          /* the backend's own stream */
 
   CcBuffer scratch;             /* f32 rows of the two-pass path, box sums */

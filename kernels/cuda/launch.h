@@ -206,6 +206,28 @@ typedef struct
   CcBoxScale scale;
 } CcBoxFusedParams;
 
+/* The largest radii across and down of the box sliding down rows
+ * (variants.cuh, BoxSlideRadii and BOX_SLIDE_MAX_RY). */
+#define CC_BOX_SLIDE_MAX_RX 8
+#define CC_BOX_SLIDE_MAX_RY 8
+
+/* The box of an 8-bit four-channel plane in running sums sliding down
+ * rows (box_slide.cu), where cc::box_slide_fits: blocks of
+ * cc::BOX_SLIDE_WARPS warps, a warp each strip of rows rows of a column
+ * of the plane, the even strips going down and the odd ones up, so that
+ * two strips read the rows they share at about the same time. */
+typedef struct
+{
+  CcPlane plane;                /* src: input, dst: output */
+  CcOutput out;
+  int border;
+  int ry;
+  int columns;                  /* of warps across the plane */
+  int strips;                   /* of rows down the plane */
+  int rows;                     /* per strip */
+  CcBoxScale scale;
+} CcBoxSlideParams;
+
 /* pixels a warp of the box row pass takes per step, 4 per lane (8 were
  * slower: 216 us against 189 for a 4K RGBA box of radius 100) */
 #define CC_BOX_ROW_STEP 128
@@ -331,6 +353,9 @@ cudaError_t cc_box_cols_strip_launch (const CcBoxColParams * p,
 /* the box in one pass (CcBoxFusedParams) */
 cudaError_t cc_box_fused_launch (const CcBoxFusedParams * p, int channels,
     cudaStream_t stream);
+cudaError_t cc_box_slide_launch (const CcBoxSlideParams * p, int rx,
+    cudaStream_t stream);
+cudaError_t cc_box_slide_blocks_per_sm (int rx, int ry, int *blocks);
 cudaError_t cc_box_rows_launch (const CcBoxRowParams * p,
     CudaConvSampleType type, int channels, int sum_bytes, int wide,
     cudaStream_t stream);

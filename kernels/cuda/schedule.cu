@@ -26,7 +26,10 @@
  *                      otherwise the fused kernel with run-time taps
  *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
  *                      row pass + column pass through f32 scratch
- *   BOX                radii up to 8: the separable path with unit taps;
+ *   BOX                8-bit four-channel planes at radii 5 to 8 across
+ *                      where cc::box_slide_fits: running sums sliding
+ *                      down strips of rows (box_slide.cu); other radii up
+ *                      to 8: the separable path with unit taps;
  *                      for 8-bit samples where cc::box_fused_fits, running
  *                      sums in one pass (box_fused.cu); otherwise two
  *                      passes of running sums (box.cu), their column pass
@@ -299,6 +302,24 @@ cudaconv_cuda_test_path_runs (CudaConvPath path, int *strip)
   if (strip != NULL)
     *strip = __atomic_load_n (&test_strips[path], __ATOMIC_RELAXED);
   return __atomic_load_n (&test_runs[path], __ATOMIC_SEQ_CST);
+}
+
+/* cudaconv_cuda_test_box_slide_rows's rows, 0 for the planner's */
+static int test_box_slide_rows;
+
+void
+cudaconv_cuda_test_box_slide_rows (int rows)
+{
+  __atomic_store_n (&test_box_slide_rows, rows > 0 ? rows : 0,
+      __ATOMIC_SEQ_CST);
+}
+
+int
+cudaconv_cuda_test_box_slide_has (int rx, int *max_ry)
+{
+  if (max_ry != NULL)
+    *max_ry = cc::BOX_SLIDE_MAX_RY;
+  return cc::box_slide_fits (CUDACONV_SAMPLE_U8, 4, 0, 255, rx, 0);
 }
 
 /* The kernel sliding down rows for op (the separable filters', Sobel's,
@@ -834,6 +855,60 @@ run_box_fused (CudaConvCuda * cuda, const CudaConvPlan * plan,
   return s;
 }
 
+/* Whether a box runs in running sums sliding down rows (box_slide.cu):
+ * its copies of pixels need rows 4-byte aligned. */
+static int
+box_takes_slide (const CudaConvPlan * plan, const CcPlane * pl,
+    const CcOutput * out, CudaConvSampleType type, int channels)
+{
+  return test_choice (CUDACONV_PATH_BOX_SLIDE) != CUDACONV_CHOICE_NEVER &&
+      pl->src_align >= 4 &&
+      cc::box_slide_fits (type, channels, out->shift, out->max_value,
+      plan->radius_x, plan->radius_y);
+}
+
+/* The box in running sums sliding down rows, where box_takes_slide: in
+ * strips as long as fit every warp in one wave of the resident blocks
+ * (each strip's first window costs 2 ry + 1 rows), or a test's short
+ * ones. */
+static CudaConvStatus
+run_box_slide (CudaConvCuda * cuda, const CudaConvPlan * plan,
+    const CcPlane * pl, const CcOutput * out, cudaStream_t stream,
+    CudaConvError * err)
+{
+  int *blocks = &cuda->box_slide_blocks[plan->radius_x][plan->radius_y];
+  CcBoxSlideParams p;
+  long long resident, strips;
+
+  if (*blocks == 0) {
+    int n = 0;
+    cudaError_t e = cc_box_slide_blocks_per_sm (plan->radius_x,
+        plan->radius_y, &n);
+    if (e != cudaSuccess)
+      return cc_cuda_error (err, e, "sizing the box sliding down rows");
+    *blocks = n > 0 ? n : 1;
+  }
+  resident = (long long) cuda->sm_count * *blocks * cc::BOX_SLIDE_WARPS;
+  memset (&p, 0, sizeof (p));
+  p.plane = *pl;
+  p.out = *out;
+  p.border = plan->border;
+  p.ry = plan->radius_y;
+  p.columns = (pl->width + cc::box_slide_warp_px (plan->radius_x) - 1) /
+      cc::box_slide_warp_px (plan->radius_x);
+  strips = resident / p.columns > 1 ? resident / p.columns : 1;
+  p.rows = (int) ((pl->height + strips - 1) / strips);
+  if (__atomic_load_n (&test_box_slide_rows, __ATOMIC_RELAXED) > 0)
+    p.rows = __atomic_load_n (&test_box_slide_rows, __ATOMIC_RELAXED);
+  if (test_choice (CUDACONV_PATH_BOX_SLIDE) == CUDACONV_CHOICE_ALWAYS)
+    p.rows = cc::BOX_SLIDE_TEST_ROWS;
+  p.strips = (pl->height + p.rows - 1) / p.rows;
+  p.scale = box_scale (plan, CUDACONV_SAMPLE_U8, out);
+  path_taken (CUDACONV_PATH_BOX_SLIDE, p.rows);
+  return cc_launched (cc_box_slide_launch (&p, plan->radius_x, stream),
+      "launching the box sliding down rows", err);
+}
+
 static CudaConvStatus
 run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
     const CcOutput * out, CudaConvSampleType type, int channels, int beside,
@@ -848,6 +923,8 @@ run_box (CudaConvCuda * cuda, const CudaConvPlan * plan, const CcPlane * pl,
   CcBoxRowParams rp;
   CudaConvStatus s;
 
+  if (box_takes_slide (plan, pl, out, type, channels))
+    return run_box_slide (cuda, plan, pl, out, stream, err);
   if (box_is_separable (plan)) {
     double tx[2 * cc::TILE_MAX_RADIUS + 1];
     double ty[2 * cc::TILE_MAX_RADIUS + 1];

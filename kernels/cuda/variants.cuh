@@ -554,6 +554,75 @@ box_fused_fits (CudaConvSampleType type, int shift, int max_value,
       32LL * 16 * BOX_FUSED_CHUNKS;
 }
 
+/* ---------------------------------------------- box sliding down rows */
+
+/* box_slide.cu: boxes of 8-bit four-channel planes at these radii across
+ * (and radii down to BOX_SLIDE_MAX_RY where the sums fit), in integer
+ * running sums.  Each warp walks a strip of rows, a lane keeping the
+ * column sums of its 4 pixels in 16-bit lanes (add the row entering, drop
+ * the one leaving); each row's windows then sum its neighbours' column
+ * sums, which come by shuffles, in chunks of box_slide_chunk columns
+ * whose sums fit 16 bits.  The sums are exact, so the outputs are the
+ * reference's means.  Below radius 5 the kernels in halves are as fast
+ * or faster (bench/RESULTS.md: on an H100, 4K at radius 2 39.1 us against
+ * 32.4, at 4 43.9 against 45.2 but at 1080p 19.7 against 18.3); from 5 the
+ * other kernel is the f32 tile (4K at radius 6: 49.9 against 79.3, at 8
+ * 61.3 against 88.5). */
+using BoxSlideRadii = IntList<5, 6, 7, 8>;
+constexpr int BOX_SLIDE_WARPS = 4;
+/* Its launch bounds at radius rx across: blocks an SM. */
+constexpr int
+box_slide_blocks (int rx)
+{
+  return rx <= 5 ? 8 : 6;
+}
+/* Rows a warp's ring holds past a window's 2 ry + 1, in flight: 4 warps
+ * of 4 rows an SM keep 32 KB of loads going. */
+constexpr int BOX_SLIDE_AHEAD = 4;
+/* The tallest window's radius down: a block's rings then take 43 KB. */
+constexpr int BOX_SLIDE_MAX_RY = CC_BOX_SLIDE_MAX_RY;
+static_assert (list_max (BoxSlideRadii ()) == CC_BOX_SLIDE_MAX_RX,
+    "launch.h names the largest radius across");
+/* The tests' strips (CUDACONV_PATH_BOX_SLIDE's ALWAYS). */
+constexpr int BOX_SLIDE_TEST_ROWS = 5;
+
+/* The lanes at either end of a warp that only lend their column sums,
+ * and the columns a warp makes, at radius rx across (4 pixels a lane). */
+constexpr int
+box_slide_halo_lanes (int rx)
+{
+  return (rx + 3) / 4;
+}
+
+constexpr int
+box_slide_warp_px (int rx)
+{
+  return (32 - 2 * box_slide_halo_lanes (rx)) * 4;
+}
+
+/* Columns a chunk of a window row: the fewest chunks whose sums of
+ * square windows' column sums of 8-bit samples fit 16 bits (2 rx + 1
+ * columns of 2 rx + 1 samples: one chunk up to radius 7, two at 8), of
+ * equal length but the last. */
+constexpr int
+box_slide_chunk (int rx)
+{
+  const int n = 2 * rx + 1;
+  const int most = 257 / n;
+  const int chunks = (n + most - 1) / most;
+  return (n + chunks - 1) / chunks;
+}
+
+constexpr bool
+box_slide_fits (CudaConvSampleType type, int channels, int shift,
+    int max_value, int rx, int ry)
+{
+  return type == CUDACONV_SAMPLE_U8 && channels == 4 && shift == 0 &&
+      list_round_up (BoxSlideRadii (), rx) == rx && ry >= 0 &&
+      ry <= BOX_SLIDE_MAX_RY &&
+      (long long) box_slide_chunk (rx) * (2 * ry + 1) * max_value <= 65535;
+}
+
 /* ------------------------------------------------ fused window kernel */
 
 /* temporal.cu's window_fused: these radii have both passes' tap counts

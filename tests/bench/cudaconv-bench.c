@@ -61,9 +61,10 @@ typedef struct
   int no_check;
   int profile;
   int cold;
-  /* --box-passes, --tensor-cores, --mask-tensor-cores, --slide, --beside:
-   * by CudaConvPath */
+  /* --box-passes, --tensor-cores, --mask-tensor-cores, --slide, --beside,
+   * --box-slide: by CudaConvPath */
   CudaConvChoice choice[CUDACONV_N_PATHS];
+  int box_slide_rows;           /* --box-slide-rows, 0 for the planner's */
   BenchTimerConfig timer;
 } Options;
 
@@ -126,6 +127,12 @@ usage (FILE * f)
       "  --beside B        a frame's planes sliding down rows launched\n"
       "                    beside each other (on, or auto, the default)\n"
       "                    or each after the last (off): for A/Bs\n"
+      "  --box-slide B     boxes of 8-bit RGBA at radii 5 to 8 in running\n"
+      "                    sums sliding down rows (on, in strips of 5\n"
+      "                    rows; auto, the default) or as separable unit\n"
+      "                    taps (off): for A/Bs\n"
+      "  --box-slide-rows N  those boxes in strips of N rows rather than\n"
+      "                    the planner's: for A/Bs\n"
       "Random inputs are fresh each run: CUDACONV_TEST_SEED=N replays.\n",
       MAX_CASE_FILTERS, MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP,
       PROFILE_RUNS, BUDGET_MIN_RUNS, DEFAULT_BUDGET_MS, DEFAULT_MAX_RUN_MS);
@@ -244,6 +251,10 @@ parse_options (int argc, char **argv, Options * opt)
     } else if (strcmp (a, "--beside") == 0) {
       ok = parse_choice (v, "on", "off",
           &opt->choice[CUDACONV_PATH_SLIDE_BESIDE]);
+    } else if (strcmp (a, "--box-slide") == 0) {
+      ok = parse_choice (v, "on", "off", &opt->choice[CUDACONV_PATH_BOX_SLIDE]);
+    } else if (strcmp (a, "--box-slide-rows") == 0) {
+      ok = parse_int (v, 1, 4096, &opt->box_slide_rows);
     } else {
       fprintf (stderr, "cudaconv-bench: unknown option %s\n", a);
       usage (stderr);
@@ -922,6 +933,7 @@ main (int argc, char **argv)
   }
   for (int path = 0; path < CUDACONV_N_PATHS; path++)
     cudaconv_cuda_test_path ((CudaConvPath) path, opt.choice[path]);
+  cudaconv_cuda_test_box_slide_rows (opt.box_slide_rows);
   cases = bench_cases_new (&n_cases);
   if (cases == NULL) {
     fprintf (stderr, "cudaconv-bench: out of memory\n");

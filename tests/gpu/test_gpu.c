@@ -1413,6 +1413,74 @@ group_box_fused (Ctx * ctx, int quick)
   group_report ("box-fused", &g);
 }
 
+/* The box of 8-bit RGBA-like planes in running sums sliding down rows
+ * (box_slide.cu, in strips of 5 rows here, going down and up by turns):
+ * radii across 1 to 9, those of its table and those beside them, radii
+ * down 0, 1, around the one across, its largest (with 7 across, the
+ * 16-bit sums' tightest fit) and one past it (which takes another
+ * kernel), frames from 1x1 and around a warp's columns (112 pixels from
+ * radius 5, 120 below), every border, random channel maps and
+ * destination pitches and starts (run_case), sources whose rows are
+ * 16-byte aligned (one copy a lane) or only 4-byte (a copy a pixel), half
+ * of them on extremes (0 and 255), where the 16-bit lanes come closest to
+ * overflowing.  Every box its table holds must take the kernel, and no
+ * other. */
+static void
+group_box_slide (Ctx * ctx, int quick)
+{
+  static const int sizes[][2] = {
+    {1, 1}, {3, 2}, {4, 9}, {7, 5}, {112, 11}, {113, 6}, {120, 16},
+    {121, 3}, {241, 23}, {1000, 37}
+  };
+  const int n_sizes = (int) (sizeof (sizes) / sizeof (sizes[0]));
+  Group g = { 0 };
+  int index = 0, ran = 0;
+
+  cudaconv_cuda_test_path (CUDACONV_PATH_BOX_SLIDE, CUDACONV_CHOICE_ALWAYS);
+  for (int rx = 1; rx <= 9; rx++) {
+    int max_ry = 0;
+    const int has = cudaconv_cuda_test_box_slide_has (rx, &max_ry);
+    const int rys[] = { 0, 1, rx - 1, rx, max_ry, max_ry + 1 };
+    for (int j = 0; j < 6; j++)
+      for (int z = 0; z < n_sizes; z++) {
+        const int want = has && rys[j] <= max_ry;
+        long before, after;
+        int rows = 0;
+        if (quick && (rx + j + z) % 4 != 0)
+          continue;
+        ctx->extremes = index % 2;
+        ctx->src_align = index % 3 == 2 ? 4 : 16;
+        ctx->box_rx = rx;
+        ctx->box_ry = rys[j];
+        before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_BOX_SLIDE, NULL);
+        run_case (ctx, &g, CASE_BOX_LARGE,
+            (CudaConvBorder) (index % (CUDACONV_BORDER_CONSTANT + 1)),
+            &formats[0], 4, sizes[z][0], sizes[z][1], 0, 0, NULL);
+        after = cudaconv_cuda_test_path_runs (CUDACONV_PATH_BOX_SLIDE, &rows);
+        if (after - before != want || (want && rows != 5)) {
+          printf ("FAIL seed %llu: a box of radius %d x %d on %dx%d took "
+              "%ld launches of the kernel sliding down rows (strips of %d "
+              "rows), not %d%s\n", (unsigned long long) ctx->seed, rx,
+              rys[j], sizes[z][0], sizes[z][1], after - before, rows, want,
+              want ? " (of 5)" : "");
+          g.failed++;
+        }
+        ran += want;
+        index++;
+      }
+  }
+  if (ran == 0) {
+    printf ("FAIL seed %llu: no box took the kernel sliding down rows\n",
+        (unsigned long long) ctx->seed);
+    g.failed++;
+  }
+  ctx->extremes = 0;
+  ctx->src_align = 0;
+  ctx->box_rx = ctx->box_ry = -1;
+  cudaconv_cuda_test_path (CUDACONV_PATH_BOX_SLIDE, CUDACONV_CHOICE_AUTO);
+  group_report ("box-slide", &g);
+}
+
 /* Frames of real sizes on the main paths (full mode only). */
 static void
 group_large (Ctx * ctx)
@@ -1438,6 +1506,8 @@ group_large (Ctx * ctx)
     {CASE_GAUSSIAN, 2, 2, 960, 540, 2},
     {CASE_LAPLACIAN, 0, 1, 1920, 1080, 0},
     {CASE_BOX_SMALL, 4, 4, 1920, 1080, 3},
+    {CASE_BOX_SMALL, 0, 4, 3840, 2160, 6},      /* running sums, long strips */
+    {CASE_BOX_SMALL, 0, 4, 1920, 1080, 8},
     {CASE_CUSTOM_LARGE, 3, 3, 640, 360, 8},
   };
   Group g = { 0 };
@@ -1689,14 +1759,19 @@ main (int argc, char **argv)
 
   group_bad_arguments (&ctx);
   group_all_ops (&ctx, quick);
+  /* these groups test the separable kernels' boxes, which RGBA boxes
+   * would otherwise leave for the running sums (group_box_slide) */
+  cudaconv_cuda_test_path (CUDACONV_PATH_BOX_SLIDE, CUDACONV_CHOICE_NEVER);
   group_half_precision (&ctx, quick);
   group_slide (&ctx, quick);
   group_slide_narrow (&ctx, quick);
   group_slide_waves (&ctx, quick);
   group_tensor_cores (&ctx, quick);
+  cudaconv_cuda_test_path (CUDACONV_PATH_BOX_SLIDE, CUDACONV_CHOICE_AUTO);
   group_mask_tensor_cores (&ctx, quick);
   group_box_strips (&ctx, quick);
   group_box_fused (&ctx, quick);
+  group_box_slide (&ctx, quick);
   group_host_memory (&ctx, quick);
   group_host_stripes (&ctx, quick);
   group_user_stream (&ctx);
