@@ -564,20 +564,24 @@ box_fused_fits (CudaConvSampleType type, int shift, int max_value,
  * sums, which come by shuffles, in chunks of box_slide_chunk columns
  * whose sums fit 16 bits.  The sums are exact, so the outputs are the
  * reference's means.  Below radius 5 the kernels in halves are as fast
- * or faster (bench/RESULTS.md: on an H100, 4K at radius 2 39.1 us against
- * 32.4, at 4 43.9 against 45.2 but at 1080p 19.7 against 18.3); from 5 the
- * other kernel is the f32 tile (4K at radius 6: 49.9 against 79.3, at 8
- * 61.3 against 88.5). */
+ * or faster (bench/RESULTS.md, run 49 on an H100: 4K at radius 2 39.1 us
+ * against 32.3 to 32.5, at 4 43.5 to 43.9 against 45.0 to 45.4 but at
+ * 1080p 19.6 to 19.9 against 18.2 to 18.4); from 5 the other kernel is the
+ * f32 tile (4K at radius 6: 49.7 to 50.1 against 79.2 to 79.5, at 8 61.0
+ * to 63.4 against 88.4 to 89.0). */
 using BoxSlideRadii = IntList<5, 6, 7, 8>;
 constexpr int BOX_SLIDE_WARPS = 4;
-/* Its launch bounds at radius rx across: blocks an SM. */
+/* Its launch bounds at radius rx across: blocks an SM.  8 leave 64
+ * registers a thread, which radius 5 fits; 6 to 8 take 72 to 80 (ptxas)
+ * without spilling.  Tall windows' rings in shared memory allow fewer
+ * (the planner asks CUDA how many fit). */
 constexpr int
 box_slide_blocks (int rx)
 {
   return rx <= 5 ? 8 : 6;
 }
-/* Rows a warp's ring holds past a window's 2 ry + 1, in flight: 4 warps
- * of 4 rows an SM keep 32 KB of loads going. */
+/* Rows a warp's ring holds past a window's 2 ry + 1: the rows in flight
+ * while it works, 2 KB a warp. */
 constexpr int BOX_SLIDE_AHEAD = 4;
 /* The tallest window's radius down: a block's rings then take 43 KB. */
 constexpr int BOX_SLIDE_MAX_RY = CC_BOX_SLIDE_MAX_RY;
