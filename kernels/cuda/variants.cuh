@@ -563,12 +563,12 @@ box_fused_fits (CudaConvSampleType type, int shift, int max_value,
  * the one leaving); each row's windows then sum its neighbours' column
  * sums, which come by shuffles, in chunks of box_slide_chunk columns
  * whose sums fit 16 bits.  The sums are exact, so the outputs are the
- * reference's means.  Below radius 5 the kernels in halves are as fast
- * or faster (bench/RESULTS.md, run 49 on an H100: 4K at radius 2 39.1 us
- * against 32.3 to 32.5, at 4 43.5 to 43.9 against 45.0 to 45.4 but at
- * 1080p 19.6 to 19.9 against 18.2 to 18.4); from 5 the other kernel is the
- * f32 tile (4K at radius 6: 49.7 to 50.1 against 79.2 to 79.5, at 8 61.0
- * to 63.4 against 88.4 to 89.0). */
+ * reference's means.  Below radius 5 the kernels in halves were as fast
+ * or faster where measured (bench/RESULTS.md, run 49 on an H100; radius
+ * 3 was not: 4K at radius 2 39.1 us against 32.3 to 32.5, at 4 43.5 to
+ * 43.9 against 45.0 to 45.4 but at 1080p 19.6 to 19.9 against 18.2 to
+ * 18.4); from 5 the other kernel is the f32 tile (4K at radius 6: 49.7 to
+ * 50.1 against 79.2 to 79.5, at 8 61.0 to 63.4 against 88.4 to 89.0). */
 using BoxSlideRadii = IntList<5, 6, 7, 8>;
 constexpr int BOX_SLIDE_WARPS = 4;
 /* Its launch bounds at radius rx across: blocks an SM.  8 leave 64
