@@ -1463,17 +1463,16 @@ group_box_slide (Ctx * ctx, int quick)
               "rows), not %d%s\n", (unsigned long long) ctx->seed, rx,
               rys[j], sizes[z][0], sizes[z][1], after - before, rows, want,
               want ? " (of 5)" : "");
-          g.failed++;
+          tu_check (ctx->tally, 0);
         }
         ran += want;
         index++;
       }
   }
-  if (ran == 0) {
+  if (ran == 0)
     printf ("FAIL seed %llu: no box took the kernel sliding down rows\n",
         (unsigned long long) ctx->seed);
-    g.failed++;
-  }
+  tu_check (ctx->tally, ran > 0);
   ctx->extremes = 0;
   ctx->src_align = 0;
   ctx->box_rx = ctx->box_ry = -1;
