@@ -877,6 +877,9 @@ run_box_slide (CudaConvCuda * cuda, const CudaConvPlan * plan,
     CudaConvError * err)
 {
   int *blocks = &cuda->box_slide_blocks[plan->radius_x][plan->radius_y];
+  const int warp_px = cc::box_slide_warp_px (plan->radius_x);
+  const int test_rows = __atomic_load_n (&test_box_slide_rows,
+      __ATOMIC_RELAXED);
   CcBoxSlideParams p;
   long long resident, strips;
 
@@ -894,12 +897,10 @@ run_box_slide (CudaConvCuda * cuda, const CudaConvPlan * plan,
   p.out = *out;
   p.border = plan->border;
   p.ry = plan->radius_y;
-  p.columns = (pl->width + cc::box_slide_warp_px (plan->radius_x) - 1) /
-      cc::box_slide_warp_px (plan->radius_x);
+  p.columns = (pl->width + warp_px - 1) / warp_px;
   strips = resident / p.columns > 1 ? resident / p.columns : 1;
-  p.rows = (int) ((pl->height + strips - 1) / strips);
-  if (__atomic_load_n (&test_box_slide_rows, __ATOMIC_RELAXED) > 0)
-    p.rows = __atomic_load_n (&test_box_slide_rows, __ATOMIC_RELAXED);
+  p.rows = test_rows > 0 ? test_rows :
+      (int) ((pl->height + strips - 1) / strips);
   if (test_choice (CUDACONV_PATH_BOX_SLIDE) == CUDACONV_CHOICE_ALWAYS)
     p.rows = cc::BOX_SLIDE_TEST_ROWS;
   p.strips = (pl->height + p.rows - 1) / p.rows;

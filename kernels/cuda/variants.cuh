@@ -622,7 +622,7 @@ box_slide_fits (CudaConvSampleType type, int channels, int shift,
     int max_value, int rx, int ry)
 {
   return type == CUDACONV_SAMPLE_U8 && channels == 4 && shift == 0 &&
-      list_round_up (BoxSlideRadii (), rx) == rx && ry >= 0 &&
+      list_has (BoxSlideRadii (), rx) && ry >= 0 &&
       ry <= BOX_SLIDE_MAX_RY &&
       (long long) box_slide_chunk (rx) * (2 * ry + 1) * max_value <= 65535;
 }
