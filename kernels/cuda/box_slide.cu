@@ -137,36 +137,21 @@ template <int RX> struct BoxSlideWarp
 /* The window sums of a lane's 4 pixels in row sums d[pixel][channel],
  * from the column sums cs of the lane (word 2 i: channels 0 and 1 of
  * pixel i, word 2 i + 1: channels 2 and 3, box_sums.cuh's add_lanes16)
- * and of the RX pixels on either side, from the lanes beside it.  The
- * 2 RX + 1 columns of a window go in chunks of box_slide_chunk, each
- * chunk's sums fitting 16 bits; every lane must call it (shuffles). */
+ * and of the RX pixels on either side, from the lanes beside it
+ * (slide.cuh's lane_window, two words a pixel as its halves of four
+ * channels).  The 2 RX + 1 columns of a window go in chunks of
+ * box_slide_chunk, each chunk's sums fitting 16 bits; every lane must
+ * call it (shuffles). */
 template <int RX> __device__ __forceinline__ void
 row_windows (const unsigned (&cs)[8], unsigned (&d)[4][4])
 {
   constexpr int PX = BoxLane::PX;
   constexpr int N = 2 * RX + 1;
   constexpr int CHUNK = BoxSlideWarp<RX>::CHUNK;
-  /* e[j][w]: word w of the column sums of pixel j - RX */
-  unsigned e[PX + 2 * RX][2];
-
-#pragma unroll
-  for (int i = 0; i < PX; i++) {
-    e[RX + i][0] = cs[2 * i];
-    e[RX + i][1] = cs[2 * i + 1];
-  }
-#pragma unroll
-  for (int i = 0; i < RX; i++) {
-    /* pixel i - RX is lane - b's pixel PX b + i - RX; pixel PX + i is
-     * lane + 1 + i / PX's pixel i % PX */
-    const int b = (RX - i + PX - 1) / PX;
-#pragma unroll
-    for (int w = 0; w < 2; w++) {
-      e[i][w] = __shfl_up_sync (0xffffffffu, cs[2 * (PX * b + i - RX) + w],
-          b);
-      e[RX + PX + i][w] = __shfl_down_sync (0xffffffffu,
-          cs[2 * (i % PX) + w], 1 + i / PX);
-    }
-  }
+  static_assert (LANE_STEP<uint8_t, 4> == 2, "two words a pixel");
+  /* e[2 j + w]: word w of the column sums of pixel j - RX */
+  unsigned e[2 * (PX + 2 * RX)];
+  lane_window<uint8_t, 4, RX> (cs, e);
 
 #pragma unroll
   for (int k = 0; k < PX; k++)
@@ -184,11 +169,11 @@ row_windows (const unsigned (&cs)[8], unsigned (&d)[4][4])
       unsigned s = 0;
 #pragma unroll
       for (int j = a; j < b; j++)
-        s += e[j][w];
+        s += e[2 * j + w];
 #pragma unroll
       for (int k = 0; k < PX; k++) {
         if (k > 0)
-          s += e[k - 1 + b][w] - e[k - 1 + a][w];
+          s += e[2 * (k - 1 + b) + w] - e[2 * (k - 1 + a) + w];
         d[k][2 * w] += s & 0xffffu;
         d[k][2 * w + 1] += s >> 16;
       }
