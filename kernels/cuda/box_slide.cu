@@ -79,7 +79,7 @@ template <int RX> struct BoxSlideWarp
   /* lanes at either end that only lend their column sums */
   static constexpr int HALO = box_slide_halo_lanes (RX);
   static constexpr int WARP_PX = box_slide_warp_px (RX);
-  static constexpr int CHUNK = box_slide_chunk (RX);
+  static constexpr bool SPLIT = box_slide_split (RX);
   static_assert (RX <= HALO * BoxLane::PX, "the halo lanes hold the radius");
 
   const CcPlane & pl;
@@ -137,45 +137,60 @@ template <int RX> struct BoxSlideWarp
 /* The window sums of a lane's 4 pixels in row sums d[pixel][channel],
  * from the column sums cs of the lane (word 2 i: channels 0 and 1 of
  * pixel i, word 2 i + 1: channels 2 and 3, box_sums.cuh's add_lanes16)
- * and of the RX pixels on either side, from the lanes beside it
- * (slide.cuh's lane_window, two words a pixel as its halves of four
- * channels).  The 2 RX + 1 columns of a window go in chunks of
- * box_slide_chunk, each chunk's sums fitting 16 bits; every lane must
- * call it (shuffles). */
+ * and of the lanes beside it.  Pixel k's window, columns k - RX to
+ * k + RX, is the tail of the lane where it starts, the lanes up to its
+ * own and after it, and the head of the lane where it ends.  Each lane
+ * sums its own tails and heads, and takes one tail and one head a pixel
+ * and the lanes between by shuffles: 10 a word at any radius, where one
+ * column a shuffle took 2 RX.  Every lane must call it (shuffles). */
 template <int RX> __device__ __forceinline__ void
 row_windows (const unsigned (&cs)[8], unsigned (&d)[4][4])
 {
   constexpr int PX = BoxLane::PX;
-  constexpr int N = 2 * RX + 1;
-  constexpr int CHUNK = BoxSlideWarp<RX>::CHUNK;
-  static_assert (LANE_STEP<uint8_t, 4> == 2, "two words a pixel");
-  /* e[2 j + w]: word w of the column sums of pixel j - RX */
-  unsigned e[2 * (PX + 2 * RX)];
-  lane_window<uint8_t, 4, RX> (cs, e);
+  static_assert (PX == 4 && RX >= PX, "windows reach past the lanes beside");
+  /* the most whole lanes a window takes before and after the lane's own */
+  constexpr int BEFORE = (RX + PX - 1) / PX - 1;
+  constexpr int AFTER = (PX - 1 + RX) / PX - 1;
 
 #pragma unroll
-  for (int k = 0; k < PX; k++)
+  for (int w = 0; w < 2; w++) {
+    /* tail[j]: the lane's columns j to PX - 1; head[j]: 0 to j - 1 */
+    unsigned tail[PX], head[PX + 1];
+    tail[PX - 1] = cs[2 * (PX - 1) + w];
 #pragma unroll
-    for (int c = 0; c < 4; c++)
-      d[k][c] = 0;
+    for (int j = PX - 2; j >= 0; j--)
+      tail[j] = tail[j + 1] + cs[2 * j + w];
+    head[0] = 0;
 #pragma unroll
-  for (int a = 0; a < N; a += CHUNK) {
-    const int b = a + CHUNK < N ? a + CHUNK : N;
+    for (int j = 1; j < PX; j++)
+      head[j] = head[j - 1] + cs[2 * (j - 1) + w];
+    head[PX] = tail[0];
+    /* before[m] (after[m]): the m whole lanes before (after) */
+    unsigned before[BEFORE + 1], after[AFTER + 1];
+    before[0] = after[0] = 0;
 #pragma unroll
-    for (int w = 0; w < 2; w++) {
-      /* the chunk's sum at pixel 0, then slid along: the order of the
-       * adds does not matter, the words' arithmetic being modulo 2^32 and
-       * each lane's true sum below 2^16 */
-      unsigned s = 0;
+    for (int m = 1; m <= BEFORE; m++)
+      before[m] = before[m - 1] + __shfl_up_sync (0xffffffffu, tail[0], m);
 #pragma unroll
-      for (int j = a; j < b; j++)
-        s += e[2 * j + w];
+    for (int m = 1; m <= AFTER; m++)
+      after[m] = after[m - 1] + __shfl_down_sync (0xffffffffu, tail[0], m);
 #pragma unroll
-      for (int k = 0; k < PX; k++) {
-        if (k > 0)
-          s += e[2 * (k - 1 + b) + w] - e[2 * (k - 1 + a) + w];
-        d[k][2 * w] += s & 0xffffu;
-        d[k][2 * w + 1] += s >> 16;
+    for (int k = 0; k < PX; k++) {
+      /* the window starts at column ls of lane - lo, ends at column he
+       * of lane + hi */
+      const int lo = (RX - k + PX - 1) / PX, ls = k - RX + PX * lo;
+      const int hi = (k + RX) / PX, he = k + RX - PX * hi;
+      const unsigned up_to_own = __shfl_up_sync (0xffffffffu, tail[ls],
+          lo) + before[lo - 1] + tail[0];
+      const unsigned past_own = after[hi - 1] +
+          __shfl_down_sync (0xffffffffu, head[he + 1], hi);
+      if constexpr (BoxSlideWarp<RX>::SPLIT) {
+        d[k][2 * w] = (up_to_own & 0xffffu) + (past_own & 0xffffu);
+        d[k][2 * w + 1] = (up_to_own >> 16) + (past_own >> 16);
+      } else {
+        const unsigned all = up_to_own + past_own;
+        d[k][2 * w] = all & 0xffffu;
+        d[k][2 * w + 1] = all >> 16;
       }
     }
   }

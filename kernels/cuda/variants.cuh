@@ -560,9 +560,9 @@ box_fused_fits (CudaConvSampleType type, int shift, int max_value,
  * (and radii down to BOX_SLIDE_MAX_RY where the sums fit), in integer
  * running sums.  Each warp walks a strip of rows, a lane keeping the
  * column sums of its 4 pixels in 16-bit lanes (add the row entering, drop
- * the one leaving); each row's windows then sum its neighbours' column
- * sums, which come by shuffles, in chunks of box_slide_chunk columns
- * whose sums fit 16 bits.  The sums are exact, so the outputs are the
+ * the one leaving); each row's windows then sum its own and its
+ * neighbours' column sums, which come by shuffles, in pieces whose sums
+ * fit 16 bits (box_slide_piece).  The sums are exact, so the outputs are the
  * reference's means.  Below radius 5 the kernels in halves were as fast
  * or faster where measured (bench/RESULTS.md, run 49 on an H100; radius
  * 3 was not: 4K at radius 2 39.1 us against 32.3 to 32.5, at 4 43.5 to
@@ -604,17 +604,21 @@ box_slide_warp_px (int rx)
   return (32 - 2 * box_slide_halo_lanes (rx)) * 4;
 }
 
-/* Columns a chunk of a window row: the fewest chunks whose sums of
- * square windows' column sums of 8-bit samples fit 16 bits (2 rx + 1
- * columns of 2 rx + 1 samples: one chunk up to radius 7, two at 8), of
- * equal length but the last. */
-constexpr int
-box_slide_chunk (int rx)
+/* Whether a window row's sums of the tallest columns of 8-bit samples may
+ * pass 16 bits (2 rx + 1 columns of 2 BOX_SLIDE_MAX_RY + 1 samples: from
+ * radius 8): then each window is summed in two pieces, its columns up to
+ * the lane's last pixel and those after, of at most box_slide_piece
+ * columns. */
+constexpr bool
+box_slide_split (int rx)
 {
-  const int n = 2 * rx + 1;
-  const int most = 257 / n;
-  const int chunks = (n + most - 1) / most;
-  return (n + chunks - 1) / chunks;
+  return (2 * rx + 1) * (2 * BOX_SLIDE_MAX_RY + 1) * 255 > 65535;
+}
+
+constexpr int
+box_slide_piece (int rx)
+{
+  return box_slide_split (rx) ? rx + 4 : 2 * rx + 1;
 }
 
 constexpr bool
@@ -624,7 +628,7 @@ box_slide_fits (CudaConvSampleType type, int channels, int shift,
   return type == CUDACONV_SAMPLE_U8 && channels == 4 && shift == 0 &&
       list_has (BoxSlideRadii (), rx) && ry >= 0 &&
       ry <= BOX_SLIDE_MAX_RY &&
-      (long long) box_slide_chunk (rx) * (2 * ry + 1) * max_value <= 65535;
+      (long long) box_slide_piece (rx) * (2 * ry + 1) * max_value <= 65535;
 }
 
 /* ------------------------------------------------ fused window kernel */
