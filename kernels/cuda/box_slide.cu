@@ -109,6 +109,10 @@ template <int RX> struct BoxSlideWarp
    * through the border, zeros where it has none. */
   __device__ __forceinline__ void copy (int y, uint4 * slot) const
   {
+    /* past the last column by RX, no window takes the lane's pixels:
+     * it copies nothing (its column sums hold whatever its slots held) */
+    if (x >= pl.width + RX)
+      return;
     if (whole && (unsigned) y < (unsigned) pl.height) {
       copy16_async (slot, column + (long long) y * pl.src_stride);
       return;
@@ -292,12 +296,15 @@ box_slide (const __grid_constant__ CcBoxSlideParams p)
   for (int k = 0; k < span; k++)
     add_lanes16<1> (cs, slots[32 * k]);
 
-  /* A warp whose lanes all store 4 whole pixels of a plain mean, to rows
+  /* A warp whose lanes all store 4 whole pixels of a plain mean (it ends
+   * inside the plane, or the plane's width is a multiple of 4), to rows
    * 16-byte aligned, stores each row with one predicated vector store,
    * the pixels a map copies coming from the ring; so its rows take no
-   * branch between their windows and the next row's sums. */
+   * branch between their windows and the next row's sums.  The warps at
+   * the right edge, else the slowest of the wave, then take it too. */
   const bool fast = p.scale.magic != 0 && pl.dst_align >= 16 &&
-      (task % p.columns + 1) * W::WARP_PX <= pl.width;
+      ((task % p.columns + 1) * W::WARP_PX <= pl.width ||
+      pl.width % BoxLane::PX == 0);
   /* slots of inputs i, i + ry (output i's own row) and i + span */
   int leave = 0, centre = p.ry, enter = span;
   for (int i = 0; i < outputs; i++) {
