@@ -572,7 +572,7 @@ box_fused_fits (CudaConvSampleType type, int shift, int max_value,
 using BoxSlideRadii = IntList<5, 6, 7, 8>;
 constexpr int BOX_SLIDE_WARPS = 4;
 /* Its launch bounds at radius rx across: blocks an SM.  8 leave 64
- * registers a thread, which radius 5 fits; 6 to 8 take 72 to 80 (ptxas)
+ * registers a thread, which radius 5 fits; 6 to 8 take 79 to 80 (ptxas)
  * without spilling.  Tall windows' rings in shared memory allow fewer
  * (the planner asks CUDA how many fit). */
 constexpr int
