@@ -19,9 +19,13 @@
  * the one leaving.  Its rows wait in a ring in shared memory, each lane
  * its own 16 bytes of each, filled by cp.async BOX_SLIDE_AHEAD rows ahead
  * of the one entering: so the row leaving is not read again from the L2,
- * and the loads in flight take no registers.  The sums are exact, so no
- * error bound is needed: a plain mean is rounded in floats, exactly
- * (box_mean_lane), any other gain or offset as box.cu's row pass does.
+ * and the loads in flight take no registers.  Lanes past the plane's
+ * edges copy nothing where their pixels, through the border, are columns
+ * the warp's other lanes copy: they read those lanes' slots (a warp's
+ * lanes at the edges, copying a pixel at a time, had made its strips
+ * the wave's slowest).  The sums are exact, so no error bound is needed:
+ * a plain mean is rounded in floats, exactly (box_mean_lane), any other
+ * gain or offset as box.cu's row pass does.
  *
  * The strips are as long as fit every warp of the frame in one wave of
  * the resident blocks (the planner's run_box_slide), so that each strip's
@@ -90,6 +94,10 @@ template <int RX> struct BoxSlideWarp
   const bool whole;
   const SlideEdge<BoxLane::PX, RX> edge;
   const unsigned char *column;
+  /* the lane's pixels all lie outside the plane's columns, and each is
+   * zero or a column another lane of the warp copies (edge's): the lane
+   * copies nothing, and takes them from the other lanes' slots */
+  bool gathers;
 
   __device__ __forceinline__ BoxSlideWarp (const CcBoxSlideParams & p,
       int warp_column)
@@ -100,6 +108,30 @@ template <int RX> struct BoxSlideWarp
       edge (!inside, x, p.plane.width, p.border),
       column (p.plane.src + (long long) BoxLane::PIXEL_BYTES * x)
   {
+    gathers = edge.lines && (x + BoxLane::PX <= 0 || x >= pl.width) &&
+        x < pl.width + RX;
+#pragma unroll
+    for (int i = 0; i < BoxLane::PX; i++)
+      gathers = gathers && (unsigned) word_of (i) < 32 * BoxLane::PX;
+  }
+
+  /* the word of a ring's row that holds the pixel that pixel i of a
+   * gathering lane shows: another lane's, or its own for a zero */
+  __device__ __forceinline__ int word_of (int i) const
+  {
+    return edge.col[i] < 0 ? BoxLane::PX * lane + i :
+        edge.col[i] - (x - BoxLane::PX * lane);
+  }
+
+  /* the plane column that pixel i of the lane shows, -1 for a zero */
+  __device__ __forceinline__ int source_column (int i) const
+  {
+    if (inside)
+      return x + i;
+    if (edge.lines)
+      return edge.col[i];
+    return x + i < -RX || x + i >= pl.width + RX ? -1 :
+        cudaconv_border_index (x + i, pl.width, (CudaConvBorder) border);
   }
 
   /* Starts copying the lane's pixels of row y (any integer: through the
@@ -109,9 +141,10 @@ template <int RX> struct BoxSlideWarp
    * through the border, zeros where it has none. */
   __device__ __forceinline__ void copy (int y, uint4 * slot) const
   {
-    /* past the last column by RX, no window takes the lane's pixels:
-     * it copies nothing (its column sums hold whatever its slots held) */
-    if (x >= pl.width + RX)
+    /* a gathering lane copies nothing, nor does one past the last column
+     * by RX, whose pixels no window takes (its column sums hold whatever
+     * its slots held) */
+    if (gathers || x >= pl.width + RX)
       return;
     if (whole && (unsigned) y < (unsigned) pl.height) {
       copy16_async (slot, column + (long long) y * pl.src_stride);
@@ -123,18 +156,23 @@ template <int RX> struct BoxSlideWarp
     unsigned *words = reinterpret_cast<unsigned *> (slot);
 #pragma unroll
     for (int i = 0; i < BoxLane::PX; i++) {
-      int col;
-      if (inside)
-        col = x + i;
-      else if (edge.lines)
-        col = edge.col[i];
-      else
-        col = x + i < -RX || x + i >= pl.width + RX ? -1 :
-            cudaconv_border_index (x + i, pl.width, (CudaConvBorder) border);
+      const int col = source_column (i);
       const bool any = row != nullptr && col >= 0;
       copy4_async (words + i, any ? row + BoxLane::PIXEL_BYTES * col :
           pl.src, any ? 4 : 0);
     }
+  }
+
+  /* The lane's pixels of a row of the ring, whose slot for lane 0 is
+   * row: its own slot, or the words it gathers (after a __syncwarp, the
+   * other lanes' copies having landed). */
+  __device__ __forceinline__ uint4 take (const uint4 * row) const
+  {
+    if (!gathers)
+      return row[lane];
+    const unsigned *words = reinterpret_cast<const unsigned *> (row);
+    return make_uint4 (words[word_of (0)], words[word_of (1)],
+        words[word_of (2)], words[word_of (3)]);
   }
 };
 
@@ -268,7 +306,12 @@ box_slide (const __grid_constant__ CcBoxSlideParams p)
   const W w (p, task % p.columns);
   const CcPlane & pl = p.plane;
   const int span = 2 * p.ry + 1, ring = span + AHEAD;
-  uint4 *slots = box_rings + threadIdx.x / 32 * ring * 32 + w.lane;
+  /* the ring's rows: a row's slot for lane 0, and this lane's slot */
+  uint4 *const rows = box_rings + threadIdx.x / 32 * ring * 32;
+  uint4 *const slots = rows + w.lane;
+  /* lanes take other lanes' pixels: the warp then waits for all its
+   * lanes between their copies and the reads (and back) */
+  const bool shares = __any_sync (0xffffffffu, w.gathers);
   const int top = strip * p.rows;
   const int outputs = min (p.rows, pl.height - top);
   const int step = strip % 2 == 0 ? 1 : -1;
@@ -284,6 +327,10 @@ box_slide (const __grid_constant__ CcBoxSlideParams p)
 
   /* a group of copies a row, empty past the strip's inputs, so that
    * copy_wait counts rows */
+  /* a gathering lane's own slots hold its zeros */
+  if (w.gathers)
+    for (int k = 0; k < ring; k++)
+      slots[32 * k] = make_uint4 (0, 0, 0, 0);
   for (int k = 0; k < ring; k++) {
     if (k < outputs + 2 * p.ry)
       w.copy (input_row (k), slots + 32 * k);
@@ -292,9 +339,11 @@ box_slide (const __grid_constant__ CcBoxSlideParams p)
   /* the window of output 0: inputs 0 .. 2 ry, of which AHEAD groups may
    * still be in flight */
   copy_wait<AHEAD> ();
+  if (shares)
+    __syncwarp ();
   unsigned cs[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
   for (int k = 0; k < span; k++)
-    add_lanes16<1> (cs, slots[32 * k]);
+    add_lanes16<1> (cs, w.take (rows + 32 * k));
 
   /* A warp whose lanes all store 4 whole pixels of a plain mean (it ends
    * inside the plane, or the plane's width is a multiple of 4), to rows
@@ -323,8 +372,12 @@ box_slide (const __grid_constant__ CcBoxSlideParams p)
       break;
     /* input i + span has come: AHEAD - 1 later groups may be pending */
     copy_wait<AHEAD - 1> ();
-    add_lanes16<1> (cs, slots[32 * enter]);
-    add_lanes16<-1> (cs, slots[32 * leave]);
+    if (shares)
+      __syncwarp ();
+    add_lanes16<1> (cs, w.take (rows + 32 * enter));
+    add_lanes16<-1> (cs, w.take (rows + 32 * leave));
+    if (shares)
+      __syncwarp ();
     /* input i + ring goes where input i was, now read (and the compiler
      * may not move that read past the copy) */
     asm volatile ("":::"memory");
