@@ -83,7 +83,7 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 tensor cores (mask_mma.cu); AUTO and ALWAYS: where its
  *                 error bound allows and the GPU has compute capability
  *                 8.0 or more; NEVER: in f32 (mask2d.cu).
- *   BOX_SLIDE     boxes of 8-bit four-channel planes at radii 5 to 8
+ *   BOX_SLIDE     boxes of 8-bit four-channel planes at radii 4 to 8
  *                 across in integer running sums sliding down strips of
  *                 rows (box_slide.cu) rather than as separable unit taps;
  *                 AUTO: where cc::box_slide_fits (radius down up to 8)

@@ -183,8 +183,9 @@ template <int RX> struct BoxSlideWarp
  * k + RX, is the tail of the lane where it starts, the lanes up to its
  * own and after it, and the head of the lane where it ends.  Each lane
  * sums its own tails and heads, and takes one tail and one head a pixel
- * and the lanes between by shuffles: 10 a word at radii 5 to 8, where one
- * column a shuffle took 2 RX.  Every lane must call it (shuffles). */
+ * and the lanes between by shuffles: 8 a word at radius 4, 10 at 5 to 8,
+ * where one column a shuffle took 2 RX.  Every lane must call it
+ * (shuffles). */
 template <int RX> __device__ __forceinline__ void
 row_windows (const unsigned (&cs)[8], unsigned (&d)[4][4])
 {

@@ -26,7 +26,7 @@
  *                      otherwise the fused kernel with run-time taps
  *                      (separable.cu) up to CC_FUSED_MAX_RADIUS; beyond,
  *                      row pass + column pass through f32 scratch
- *   BOX                8-bit four-channel planes at radii 5 to 8 across
+ *   BOX                8-bit four-channel planes at radii 4 to 8 across
  *                      where cc::box_slide_fits: running sums sliding
  *                      down strips of rows (box_slide.cu); other radii up
  *                      to 8: the separable path with unit taps;

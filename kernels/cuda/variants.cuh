@@ -562,17 +562,21 @@ box_fused_fits (CudaConvSampleType type, int shift, int max_value,
  * column sums of its 4 pixels in 16-bit lanes (add the row entering, drop
  * the one leaving); each row's windows then sum its own and its
  * neighbours' column sums, which come by shuffles, in pieces whose sums
- * fit 16 bits (box_slide_piece).  The sums are exact, so the outputs are the
- * reference's means.  Below radius 5 the kernels in halves were as fast
- * or faster where measured (bench/RESULTS.md, run 49 on an H100; radius
- * 3 was not: 4K at radius 2 39.1 us against 32.3 to 32.5, at 4 43.5 to
- * 43.9 against 45.0 to 45.4 but at 1080p 19.6 to 19.9 against 18.2 to
- * 18.4); from 5 the other kernel is the f32 tile (4K at radius 6: 49.7 to
+ * fit 16 bits (box_slide_piece).  The sums are exact, so the outputs are
+ * the reference's means.  At radius 4 it was slower than the kernel in
+ * halves at 1080p (bench/RESULTS.md, run 49 on an H100: 19.6 to 19.9 us
+ * against 18.2 to 18.4; 4K 43.5 to 43.9 against 45.0 to 45.4) until the
+ * lanes past a plane's edges stopped copying a pixel at a time (run 53:
+ * 1080p 18.3 to 18.4 against 18.1 to 18.3, 4K 40.9 to 41.6 against 44.7
+ * to 44.9).  Below 4 the halves are faster where measured (run 49, 4K at
+ * radius 2: 39.1 against 32.3 to 32.5; radius 3 was not measured).  From
+ * 5 the other kernel is the f32 tile (run 49, 4K at radius 6: 49.7 to
  * 50.1 against 79.2 to 79.5, at 8 61.0 to 63.4 against 88.4 to 89.0). */
-using BoxSlideRadii = IntList<5, 6, 7, 8>;
+using BoxSlideRadii = IntList<4, 5, 6, 7, 8>;
 constexpr int BOX_SLIDE_WARPS = 4;
 /* Its launch bounds at radius rx across: blocks an SM.  8 leave 64
- * registers a thread, which radius 5 fits; 6 to 8 take 79 to 80 (ptxas)
+ * registers a thread, which radius 5 fits and radius 4 with 12 bytes
+ * spilled (ptxas; as measured in run 53); 6 and 7 take 72, 8 takes 80,
  * without spilling.  Tall windows' rings in shared memory allow fewer
  * (the planner asks CUDA how many fit). */
 constexpr int

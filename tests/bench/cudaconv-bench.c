@@ -127,7 +127,7 @@ usage (FILE * f)
       "  --beside B        a frame's planes sliding down rows launched\n"
       "                    beside each other (on, or auto, the default)\n"
       "                    or each after the last (off): for A/Bs\n"
-      "  --box-slide B     boxes of 8-bit RGBA at radii 5 to 8 in running\n"
+      "  --box-slide B     boxes of 8-bit RGBA at radii 4 to 8 in running\n"
       "                    sums sliding down rows (on, in strips of 5\n"
       "                    rows; auto, the default) or as separable unit\n"
       "                    taps (off): for A/Bs\n"
