@@ -326,12 +326,12 @@ box_slide (const __grid_constant__ CcBoxSlideParams p)
     return first + step * (k - p.ry);
   };
 
-  /* a group of copies a row, empty past the strip's inputs, so that
-   * copy_wait counts rows */
   /* a gathering lane's own slots hold its zeros */
   if (w.gathers)
     for (int k = 0; k < ring; k++)
       slots[32 * k] = make_uint4 (0, 0, 0, 0);
+  /* a group of copies a row, empty past the strip's inputs, so that
+   * copy_wait counts rows */
   for (int k = 0; k < ring; k++) {
     if (k < outputs + 2 * p.ry)
       w.copy (input_row (k), slots + 32 * k);
