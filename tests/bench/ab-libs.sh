@@ -85,7 +85,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
       file=$OUT/${names[i]}-$round-$s
       # the argument sets are split as the shell splits words, by intent
       # shellcheck disable=SC2086
-      env ${dirs[i]:+LD_LIBRARY_PATH=${dirs[i]}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}} \
+      env ${dirs[i]:+"LD_LIBRARY_PATH=${dirs[i]}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"} \
         "$bench" ${SETS[s]} --json "$file.json" > "$file.log" 2>&1
       rc=$?
       if ((rc == 77)); then

@@ -84,6 +84,14 @@ check "the sets' arguments" grep -qx 'C --radius 5 --json '"$tmp"'/bad/C-2-1.jso
 check "a mismatch fails the table" test $? = 1
 check "and shows" grep -q '| MISMATCH or FAILED (4 of 4 runs) |' "$tmp/bad.txt"
 
+: > "$STAND_IN_LOG"
+mkdir -p "$tmp/with space"
+cp "$tmp/A/libcudaconv.so.0" "$tmp/A/time" "$tmp/with space/"
+"$here/ab-libs.sh" -b "$tmp/build" -n 1 -o "$tmp/spaced" \
+  spaced="$tmp/with space" > /dev/null 2>&1
+check "a library directory with a space in its path" \
+  grep -q '^with space --no-npp --json ' "$STAND_IN_LOG"
+
 STAND_IN_NO_GPU=1 "$here/ab-libs.sh" -b "$tmp/build" -o "$tmp/none" build \
   > /dev/null 2>&1
 check "no GPU: exit 77" test $? = 77
