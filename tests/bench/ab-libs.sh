@@ -83,10 +83,12 @@ for ((round = 1; round <= ROUNDS; round++)); do
     i=$(((k + round - 1) % n))
     for ((s = 0; s < ${#SETS[@]}; s++)); do
       file=$OUT/${names[i]}-$round-$s
+      lib=()
+      [[ -n ${dirs[i]} ]] &&
+        lib=("LD_LIBRARY_PATH=${dirs[i]}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}")
       # the argument sets are split as the shell splits words, by intent
       # shellcheck disable=SC2086
-      env ${dirs[i]:+"LD_LIBRARY_PATH=${dirs[i]}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"} \
-        "$bench" ${SETS[s]} --json "$file.json" > "$file.log" 2>&1
+      env "${lib[@]}" "$bench" ${SETS[s]} --json "$file.json" > "$file.log" 2>&1
       rc=$?
       if ((rc == 77)); then
         cat "$file.log" >&2
