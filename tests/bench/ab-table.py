@@ -14,6 +14,8 @@ import os
 import re
 import sys
 
+from tables import print_table
+
 NAME = re.compile(r"^(?P<variant>.+)-(?P<round>\d+)-(?P<set>\d+)\.json$")
 
 
@@ -88,16 +90,7 @@ def main(argv):
                 ratios.append(spread([t / fl for t, fl in good], "%.2f"))
         rows.append([name, filt, spread(floors, "%.1f") if floors else "-"] +
                     times + ratios)
-    if markdown:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "---|" * len(head))
-        for r in rows:
-            print("| " + " | ".join(r) + " |")
-    else:
-        widths = [max(len(r[i]) for r in rows + [head])
-                  for i in range(len(head))]
-        for r in [head] + rows:
-            print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    print_table(head, rows, markdown)
     return 1 if bad else 0
 
 

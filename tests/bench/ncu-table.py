@@ -12,6 +12,8 @@ import os
 import re
 import sys
 
+from tables import print_table
+
 SIZES = {"4k": (3840, 2160), "1080p": (1920, 1080), "2048": (2048, 2048)}
 
 
@@ -77,17 +79,7 @@ def main():
                 "%.0f" % num(row, "launch__registers_per_thread"),
                 "%.0f" % num(row, "sm__warps_active.avg.pct_of_peak_sustained_active"),
             ])
-    if md:
-        print("| " + " | ".join(head) + " |")
-        print("|" + "---|" * len(head))
-        for r in table:
-            print("| " + " | ".join(r) + " |")
-    else:
-        widths = [max(len(str(r[i])) for r in table + [head])
-                  for i in range(len(head))]
-        for r in [head] + table:
-            print("  ".join(str(c).ljust(widths[i]) if i < 2 else
-                            str(c).rjust(widths[i]) for i, c in enumerate(r)))
+    print_table(head, table, md, right_from=2)
 
 
 if __name__ == "__main__":
