@@ -897,7 +897,10 @@ group_slide (Ctx * ctx, int quick)
  * must take them (at radius 4 their bound refuses amount 1), and RGBA must
  * sharpen both ways.  No case kept out may run on the kernel, and no other
  * lane kind in halves.  One case in three maps every channel but the
- * last, which it copies (RGBA's alpha); the others have a random map or
+ * last, which it copies (RGBA's alpha); one in three filters every
+ * channel, so that the last is filtered in the variant for plain maps
+ * whatever the seed (a random map left that to chance: seed
+ * 40532662593226 missed it at C=2); the others have a random map or
  * none.  8-bit cases that slide with a plain map (every channel filtered
  * but the last, which may copy its input; no offset, an unsharp mask only
  * in halves) must take the kernel's variants for them where the test
@@ -970,6 +973,7 @@ group_slide_narrow (Ctx * ctx, int quick)
                   plain_allowed ? CUDACONV_CHOICE_AUTO :
                   CUDACONV_CHOICE_NEVER);
               ctx->last_copied = index % 3 == 1;
+              ctx->all_filtered = index % 3 == 2;
               run_case (ctx, choice == CUDACONV_CHOICE_NEVER ? &off : &on,
                   separable_kinds[k], (CudaConvBorder) b, format, channels, w,
                   h, radius, 0, NULL);
@@ -1082,7 +1086,7 @@ group_slide_narrow (Ctx * ctx, int quick)
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
   ctx->src_align = 0;
   ctx->plain_filters = 0;
-  ctx->last_copied = 0;
+  ctx->last_copied = ctx->all_filtered = 0;
   for (int l = 0; l < n_lanes; l++) {
     if (lanes[l].bits == 8) {
       int covered = plain_copied[l] > 0 && plain_filtered[l] > 0 &&
