@@ -36,8 +36,11 @@
 # gpu-chain"; the others need tests/bench/bundle-extra.sh's plugins, and
 # embed-py a Python with GObject introspection).
 # STEPS selects what runs (default "tests sanitizers element stress
-# pipelines bench"): the
-# device tool's 10-minute calls can take the tests and the benchmarks apart.
+# pipelines bench regions temporal"): the device tool's 10-minute calls can
+# take the tests and the benchmarks apart.  TESTS keeps only the test
+# programs it names (Meson's names, such as "temporal-longrun-cuda
+# regressions"), for a run that finishes what an earlier one had no time
+# for.
 # At the end $OUT/logs is packed into $OUT/logs.tar.gz (the device tool
 # brings back at most 8 files).
 
@@ -190,6 +193,14 @@ for line in "${tests[@]}"; do [[ $line == gpu$'\x1f'* ]] && n_gpu=$((n_gpu + 1))
 if ((n_gpu == 0)); then
   echo "no GPU test program found in $BUILD/tests/gpu" > "$LOGS/gpu-tests.log"
   record "gpu tests" "MISSING" 0 "$LOGS/gpu-tests.log"
+fi
+if [[ -n ${TESTS:-} ]]; then
+  kept=()
+  for line in "${tests[@]}"; do
+    IFS=$'\x1f' read -r _ name _ <<< "$line"
+    [[ " $TESTS " == *" $name "* ]] && kept+=("$line")
+  done
+  tests=("${kept[@]}")
 fi
 
 # 1 and 2: the GPU test programs, plain then under each sanitizer tool
