@@ -575,14 +575,16 @@ box_fused_fits (CudaConvSampleType type, int shift, int max_value,
 using BoxSlideRadii = IntList<4, 5, 6, 7, 8>;
 constexpr int BOX_SLIDE_WARPS = 4;
 /* Its launch bounds at radius rx across: blocks an SM.  8 leave 64
- * registers a thread, which radius 5 fits and radius 4 with 12 bytes
- * spilled (ptxas; as measured in run 53); 6 and 7 take 72, 8 takes 80,
- * without spilling.  Tall windows' rings in shared memory allow fewer
- * (the planner asks CUDA how many fit). */
+ * registers a thread, which radius 5 fits and radius 4 only with 12 bytes
+ * spilled (ptxas), so radius 4 takes 7 and 72 registers: run 54 (H100)
+ * measured 4K 38.8 to 39.1 us against 41.2 to 41.4 at 8, 1080p 17.7 to
+ * 17.9 against 18.2 to 18.7.  6 and 7 take 72, 8 takes 80, without
+ * spilling.  Tall windows' rings in shared memory allow fewer (the planner
+ * asks CUDA how many fit). */
 constexpr int
 box_slide_blocks (int rx)
 {
-  return rx <= 5 ? 8 : 6;
+  return rx == 4 ? 7 : rx == 5 ? 8 : 6;
 }
 /* Rows a warp's ring holds past a window's 2 ry + 1: the rows in flight
  * while it works, 2 KB a warp. */
