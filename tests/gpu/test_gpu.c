@@ -1063,6 +1063,7 @@ group_slide_narrow (Ctx * ctx, int quick)
   ctx->src_align = 16;
   ctx->plain_filters = 1;
   ctx->last_copied = 1;
+  ctx->all_filtered = 0;
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_ALWAYS);
   for (int radius = 1; radius <= 3; radius++) {
     long plain = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE_PLAIN_MAP,
@@ -1086,7 +1087,7 @@ group_slide_narrow (Ctx * ctx, int quick)
   cudaconv_cuda_test_path (CUDACONV_PATH_SLIDE, CUDACONV_CHOICE_AUTO);
   ctx->src_align = 0;
   ctx->plain_filters = 0;
-  ctx->last_copied = ctx->all_filtered = 0;
+  ctx->last_copied = 0;
   for (int l = 0; l < n_lanes; l++) {
     if (lanes[l].bits == 8) {
       int covered = plain_copied[l] > 0 && plain_filtered[l] > 0 &&
