@@ -333,7 +333,7 @@ slide_shape (CudaConvOp op, CudaConvSampleType type, int channels,
   const int sample_bytes = (int) cudaconv_sample_size (type);
 
   *blocks = op == CUDACONV_OP_SOBEL ? cc::sobel_slide_blocks (skip) :
-      cc::slide_blocks (radius);
+      cc::slide_blocks (channels, radius);
   *warp_px = cc::slide_warp_px (channels, radius, sample_bytes);
   *rows = op == CUDACONV_OP_SEPARABLE ? cc::slide_strip_rows (channels,
       radius, sample_bytes) : cc::SLIDE_ROWS;
