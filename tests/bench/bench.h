@@ -88,6 +88,10 @@ BenchCase *bench_cases_new (int *n_cases);
  * below 4 the custom 9x9 case as a mask of that radius, with no goal
  * (theirs are for their own radius) */
 void bench_cases_set_radius (BenchCase * cases, int n_cases, int radius);
+/* --size: every case at width x height (even, for the chroma of 4:2:0
+ * planes), with no goal (theirs are for their own size) */
+void bench_cases_set_size (BenchCase * cases, int n_cases, int width,
+    int height);
 void bench_cases_free (BenchCase * cases, int n_cases);
 
 /* Plane layout of one frame of the case. */

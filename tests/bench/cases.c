@@ -289,6 +289,24 @@ bench_cases_set_radius (BenchCase * cases, int n_cases, int radius)
 }
 
 void
+bench_cases_set_size (BenchCase * cases, int n_cases, int width, int height)
+{
+  for (int i = 0; i < n_cases; i++) {
+    BenchCase *c = &cases[i];
+    size_t used = strlen (c->what);
+
+    c->width = width;
+    c->height = height;
+    /* the filter's words name the size too, so that an A/B's table keeps
+     * runs at other sizes apart */
+    snprintf (c->what + used, sizeof (c->what) - used, ", at %dx%d", width,
+        height);
+    c->goal_x_floor = 0;
+    c->goal_of[0] = '\0';
+  }
+}
+
+void
 bench_cases_free (BenchCase * cases, int n_cases)
 {
   if (cases == NULL)

@@ -42,6 +42,8 @@
 #define MAX_CASE_FILTERS 16
 /* --profile: launches of each, so a profiler can skip the first (cold) */
 #define PROFILE_RUNS 3
+/* --size: the largest side, 8K (a 4K frame's 4 times) */
+#define MAX_SIZE 8192
 
 /* rotating buffers: at least this many inputs (and outputs) ... */
 #define MIN_BUFFERS 4
@@ -57,6 +59,7 @@ typedef struct
   int device;
   int list;
   int radius;                   /* --radius, 0 for the cases' own */
+  int width, height;            /* --size, 0 for the cases' own */
   int no_npp;
   int no_check;
   int profile;
@@ -120,6 +123,8 @@ usage (FILE * f)
       "                    (the chroma of YUV cases at R / 2), and below 4\n"
       "                    the custom 9x9 case as a mask of radius R, with\n"
       "                    no goal: for A/Bs\n"
+      "  --size WxH        every case at W x H pixels (even, up to %d),\n"
+      "                    with no goal: for A/Bs at other sizes\n"
       "  --slide S         separable filters of 8-bit planes of radius 1 to\n"
       "                    4 and the 3x3 stencils of 8-bit RGBA sliding\n"
       "                    down rows (on, in strips of 7 rows; auto, the\n"
@@ -135,7 +140,8 @@ usage (FILE * f)
       "                    the planner's: for A/Bs\n"
       "Random inputs are fresh each run: CUDACONV_TEST_SEED=N replays.\n",
       MAX_CASE_FILTERS, MIN_RUNS_ALLOWED, DEFAULT_RUNS, DEFAULT_WARMUP,
-      PROFILE_RUNS, BUDGET_MIN_RUNS, DEFAULT_BUDGET_MS, DEFAULT_MAX_RUN_MS);
+      PROFILE_RUNS, BUDGET_MIN_RUNS, DEFAULT_BUDGET_MS, DEFAULT_MAX_RUN_MS,
+      MAX_SIZE);
 }
 
 static int
@@ -147,6 +153,25 @@ parse_int (const char *s, int lo, int hi, int *out)
   if (*s == '\0' || *end != '\0' || v < lo || v > hi)
     return 0;
   *out = (int) v;
+  return 1;
+}
+
+/* "WxH", each even (4:2:0 chroma) and from 2 to MAX_SIZE */
+static int
+parse_size (const char *s, int *width, int *height)
+{
+  char *end;
+  long w = strtol (s, &end, 10), h;
+
+  if (end == s || *end != 'x')
+    return 0;
+  s = end + 1;
+  h = strtol (s, &end, 10);
+  if (end == s || *end != '\0' || w < 2 || h < 2 || w > MAX_SIZE ||
+      h > MAX_SIZE || w % 2 != 0 || h % 2 != 0)
+    return 0;
+  *width = (int) w;
+  *height = (int) h;
   return 1;
 }
 
@@ -246,6 +271,8 @@ parse_options (int argc, char **argv, Options * opt)
           &opt->choice[CUDACONV_PATH_MASK_TENSOR_CORES]);
     } else if (strcmp (a, "--radius") == 0) {
       ok = parse_int (v, 1, 100, &opt->radius);
+    } else if (strcmp (a, "--size") == 0) {
+      ok = parse_size (v, &opt->width, &opt->height);
     } else if (strcmp (a, "--slide") == 0) {
       ok = parse_choice (v, "on", "off", &opt->choice[CUDACONV_PATH_SLIDE]);
     } else if (strcmp (a, "--beside") == 0) {
@@ -941,6 +968,8 @@ main (int argc, char **argv)
   }
   if (opt.radius > 0)
     bench_cases_set_radius (cases, n_cases, opt.radius);
+  if (opt.width > 0)
+    bench_cases_set_size (cases, n_cases, opt.width, opt.height);
   if (opt.list) {
     list_cases (cases, n_cases, &opt);
     bench_cases_free (cases, n_cases);
