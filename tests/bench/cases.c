@@ -14,6 +14,7 @@
 
 #include "bench.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,12 +258,30 @@ bench_cases_new (int *n_cases)
   return cases;
 }
 
+/* A case run otherwise than as listed (--radius, --size): its words say
+ * how, so that an A/B's table keeps its runs apart from the others, and
+ * its goal, which is for the case as listed, goes. */
+static void case_altered (BenchCase * c, const char *how, ...)
+    __attribute__((format (printf, 2, 3)));
+
+static void
+case_altered (BenchCase * c, const char *how, ...)
+{
+  size_t used = strlen (c->what);
+  va_list args;
+
+  va_start (args, how);
+  vsnprintf (c->what + used, sizeof (c->what) - used, how, args);
+  va_end (args);
+  c->goal_x_floor = 0;
+  c->goal_of[0] = '\0';
+}
+
 void
 bench_cases_set_radius (BenchCase * cases, int n_cases, int radius)
 {
   for (int i = 0; i < n_cases; i++) {
     BenchCase *c = &cases[i];
-    size_t used = strlen (c->what);
 
     if (c->desc.kind == CUDACONV_KIND_CUSTOM &&
         c->desc.matrix_side == CUSTOM_SIDE && 2 * radius + 1 < CUSTOM_SIDE) {
@@ -273,18 +292,13 @@ bench_cases_set_radius (BenchCase * cases, int n_cases, int radius)
       c->matrix = m;
       c->desc.matrix = m;
       c->desc.matrix_side = 2 * radius + 1;
-      snprintf (c->what + used, sizeof (c->what) - used, ", as %dx%d",
-          2 * radius + 1, 2 * radius + 1);
+      case_altered (c, ", as %dx%d", 2 * radius + 1, 2 * radius + 1);
     } else if (c->desc.kind == CUDACONV_KIND_GAUSSIAN ||
         c->desc.kind == CUDACONV_KIND_BOX ||
         c->desc.kind == CUDACONV_KIND_SHARPEN) {
       set_radius (c, radius);
-      snprintf (c->what + used, sizeof (c->what) - used, ", at radius %d",
-          radius);
-    } else
-      continue;
-    c->goal_x_floor = 0;
-    c->goal_of[0] = '\0';
+      case_altered (c, ", at radius %d", radius);
+    }
   }
 }
 
@@ -292,17 +306,9 @@ void
 bench_cases_set_size (BenchCase * cases, int n_cases, int width, int height)
 {
   for (int i = 0; i < n_cases; i++) {
-    BenchCase *c = &cases[i];
-    size_t used = strlen (c->what);
-
-    c->width = width;
-    c->height = height;
-    /* the filter's words name the size too, so that an A/B's table keeps
-     * runs at other sizes apart */
-    snprintf (c->what + used, sizeof (c->what) - used, ", at %dx%d", width,
-        height);
-    c->goal_x_floor = 0;
-    c->goal_of[0] = '\0';
+    cases[i].width = width;
+    cases[i].height = height;
+    case_altered (&cases[i], ", at %dx%d", width, height);
   }
 }
 
