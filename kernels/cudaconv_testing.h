@@ -133,12 +133,14 @@ int cudaconv_cuda_test_box_slide_has (int rx, int *max_ry);
  * (CUDACONV_OP_SEPARABLE for every separable filter, CUDACONV_OP_SOBEL,
  * CUDACONV_OP_LAPLACIAN) on planes of channels samples of type at radius
  * (the stencils': 1), leaving channel skip out (-1: none; Sobel's
- * variants): its blocks an SM (its launch bounds), the columns each of
- * its warps makes, and the rows of its strips on frames that the wave
- * rule leaves alone (slide_strip_rows).  So a test sizes frames from the
- * kernels' own table (variants.cuh) rather than from a copy of it. */
+ * variants): its blocks an SM (its launch bounds) in strips of its own
+ * rows and in the wave rule's strips of 5, the columns each of its warps
+ * makes, and the rows of its strips on frames that the wave rule leaves
+ * alone (slide_strip_rows).  So a test sizes frames from the kernels' own
+ * table (variants.cuh) rather than from a copy of it. */
 void cudaconv_cuda_test_slide_shape (CudaConvOp op, CudaConvSampleType type,
-    int channels, int radius, int skip, int *blocks, int *warp_px, int *rows);
+    int channels, int radius, int skip, int *blocks, int *wave_blocks,
+    int *warp_px, int *rows);
 
 #ifdef __cplusplus
 }

@@ -325,26 +325,34 @@ cudaconv_cuda_test_box_slide_has (int rx, int *max_ry)
 /* The kernel sliding down rows for op (the separable filters', Sobel's,
  * the Laplacian's) on planes of channels samples of type at radius (the
  * stencils': 8-bit RGBA at 1), with channel skip left out: its blocks an
- * SM and the columns a warp makes. */
+ * SM in strips of its lane kind's own rows and in strips of
+ * SLIDE_WAVE_ROWS (its variants' launch bounds), the columns a warp makes
+ * and those rows. */
 static void
 slide_shape (CudaConvOp op, CudaConvSampleType type, int channels,
-    int radius, int skip, int *blocks, int *warp_px, int *rows)
+    int radius, int skip, int *blocks, int *wave_blocks, int *warp_px,
+    int *rows)
 {
   const int sample_bytes = (int) cudaconv_sample_size (type);
+  auto blocks_in_strips_of =[&](int strip_rows) {
+    return op == CUDACONV_OP_SOBEL ? cc::sobel_slide_blocks (skip) :
+        cc::slide_blocks (channels, radius, strip_rows);
+  };
 
-  *blocks = op == CUDACONV_OP_SOBEL ? cc::sobel_slide_blocks (skip) :
-      cc::slide_blocks (channels, radius);
   *warp_px = cc::slide_warp_px (channels, radius, sample_bytes);
   *rows = op == CUDACONV_OP_SEPARABLE ? cc::slide_strip_rows (channels,
       radius, sample_bytes) : cc::SLIDE_ROWS;
+  *blocks = blocks_in_strips_of (*rows);
+  *wave_blocks = blocks_in_strips_of (cc::SLIDE_WAVE_ROWS);
 }
 
 void
 cudaconv_cuda_test_slide_shape (CudaConvOp op, CudaConvSampleType type,
-    int channels, int radius, int skip, int *blocks, int *warp_px,
-    int *rows)
+    int channels, int radius, int skip, int *blocks, int *wave_blocks,
+    int *warp_px, int *rows)
 {
-  slide_shape (op, type, channels, radius, skip, blocks, warp_px, rows);
+  slide_shape (op, type, channels, radius, skip, blocks, wave_blocks,
+      warp_px, rows);
 }
 
 /* Whether the tiled kernel in packed halves makes this job within 1 LSB
@@ -473,19 +481,22 @@ slide_fits (const SepJob * job, int radius, const CcPlane * pl,
       fabs (job->amount) * error <= cc::HALF_MAX_ERROR);
 }
 
-/* The strip height of a kernel sliding down rows whose launch bounds are
- * blocks an SM, whose warps make warp_px columns and whose lane kind's
- * own strips are rows high (slide_shape): rows, unless rows is
+/* The strip height of a kernel sliding down rows whose warps make
+ * warp_px columns, whose lane kind's own strips are rows high, and whose
+ * launch bounds are blocks an SM in those strips and wave_blocks in
+ * strips of SLIDE_WAVE_ROWS (slide_shape): rows, unless rows is
  * SLIDE_ROWS and the frame's strips of it need a little more than one
  * wave of resident blocks (at most SLIDE_WAVE_TAIL % more), where the
  * small second wave would cost nearly a strip's whole time again: then
- * SLIDE_WAVE_ROWS where they fit the frame in one wave.  A test's ALWAYS
- * takes SLIDE_TEST_ROWS, which wrap the kernels' ring. */
+ * SLIDE_WAVE_ROWS where they fit the frame in one wave of their own
+ * resident blocks.  A test's ALWAYS takes SLIDE_TEST_ROWS, which wrap the
+ * kernels' ring. */
 static int
 slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks,
-    int warp_px, int rows)
+    int wave_blocks, int warp_px, int rows)
 {
   const long long resident = (long long) cuda->sm_count * blocks;
+  const long long wave_resident = (long long) cuda->sm_count * wave_blocks;
   const long long columns = (pl->width + warp_px - 1) / warp_px;
   auto grid =[&](int height) {
     long long strips = (pl->height + height - 1) / height;
@@ -496,7 +507,7 @@ slide_rows (const CudaConvCuda * cuda, const CcPlane * pl, int blocks,
     return cc::SLIDE_TEST_ROWS;
   if (rows == cc::SLIDE_ROWS && grid (rows) > resident && grid (rows) * 100
       <= resident * (100 + cc::SLIDE_WAVE_TAIL) &&
-      grid (cc::SLIDE_WAVE_ROWS) <= resident)
+      grid (cc::SLIDE_WAVE_ROWS) <= wave_resident)
     return cc::SLIDE_WAVE_ROWS;
   return rows;
 }
@@ -528,11 +539,11 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
 {
   CcSepParams p;
   CudaConvStatus s;
-  int blocks, warp_px, rows;
+  int blocks, wave_blocks, warp_px, rows;
 
   slide_shape (CUDACONV_OP_SEPARABLE, type, channels, radius, -1, &blocks,
-      &warp_px, &rows);
-  rows = slide_rows (cuda, pl, blocks, warp_px, rows);
+      &wave_blocks, &warp_px, &rows);
+  rows = slide_rows (cuda, pl, blocks, wave_blocks, warp_px, rows);
 
   sep_params_init (&p, job, window (pl, out, border, radius, radius),
       2 * radius + 1, 2 * radius + 1);
@@ -1102,10 +1113,10 @@ run_stencil (CudaConvCuda * cuda, const CudaConvPlan * plan,
   p.laplacian = plan->op == CUDACONV_OP_LAPLACIAN;
   if (stencil_slide_fits (pl, out, type, channels)) {
     int skip = cc::skipped_channel (type, channels, out);
-    int blocks, warp_px, rows;
-    slide_shape (plan->op, type, channels, 1, skip, &blocks, &warp_px,
-        &rows);
-    rows = slide_rows (cuda, pl, blocks, warp_px, rows);
+    int blocks, wave_blocks, warp_px, rows;
+    slide_shape (plan->op, type, channels, 1, skip, &blocks, &wave_blocks,
+        &warp_px, &rows);
+    rows = slide_rows (cuda, pl, blocks, wave_blocks, warp_px, rows);
     path_taken (CUDACONV_PATH_SLIDE, rows);
     return cc_launched (cc_stencil_slide_launch (&p, rows, skip, stream),
         "launching the 3x3 stencil kernel sliding down rows", err);

@@ -562,7 +562,7 @@ wait_for_last_kernel ()
  * planner sets a CC_BESIDE_* bit. */
 template <typename T, int C, int R, int ROWS, bool BESIDE,
     SlideStore STORE> __global__ void
-__launch_bounds__ (32 * SLIDE_WARPS, slide_blocks (C, R))
+__launch_bounds__ (32 * SLIDE_WARPS, slide_blocks (C, R, ROWS))
 separable_slide (const __grid_constant__ CcSepParams p)
 {
   if constexpr (BESIDE)

@@ -411,7 +411,7 @@ template <bool LAPLACIAN, int SKIP> struct StencilSlide
 };
 
 template <bool LAPLACIAN, int SKIP, int ROWS> __global__ void
-__launch_bounds__ (32 * SLIDE_WARPS, LAPLACIAN ? slide_blocks (4, 1) :
+__launch_bounds__ (32 * SLIDE_WARPS, LAPLACIAN ? slide_blocks (4, 1, ROWS) :
     sobel_slide_blocks (SKIP))
 stencil_slide (const __grid_constant__ CcMaskParams p)
 {

@@ -386,31 +386,34 @@ slide_has_beside (int channels)
 }
 
 /* Blocks an SM of the kernels sliding down rows on planes of channels at
- * radius (their launch bounds), as many as fit their registers at
- * SLIDE_ROWS and SLIDE_WAVE_ROWS: the separable filters up to 64
- * registers at radii 1 and 2 and 80 at 3 and 4 (in strips of
- * SLIDE_WAVE_ROWS two channels' radius 4 stores 20 bytes of spills with
- * its loop, 28 in its variant beside the last plane, and four channels'
- * radius 2 with its interior copy 4); the Laplacian (radius 1) 64; Sobel
- * 80, or 72 with a channel left out (skipped_channel), which spills
- * nothing in strips of SLIDE_ROWS and SLIDE_WAVE_ROWS (at 8 blocks, 64
- * registers, it spilled 8 to 16 bytes and 28).  With RGBA's alpha left
- * out, on an H100 (bench/RESULTS.md, run 42) 7 blocks took 4K Sobel 30.2
- * to 30.9 us against 30.9 to 31.3 at 8, 31.4 to 31.5 against 32.2 to 32.4
- * with the L2 evicted before each run.  On an H200 8 were faster back to
- * back (27.6 to 27.8 against 28.6 to 28.8) but not with the L2 evicted
- * (29.5 to 30.0 against 29.3 to 29.4), nor at 1080p (12.5 to 12.7 against
- * 12.2 to 12.5).  One channel at radius 4 takes 7 (72 registers; 8, at
- * 64, spilled 100 to 172 bytes in strips of SLIDE_ROWS): in strips of
- * SLIDE_ROWS its variant for any map spills nothing, the others 8 to 24
- * bytes, and in strips of SLIDE_WAVE_ROWS 76 to 144 (ptxas).  Run 55
- * (H100) measured 4K GRAY8 at 17.4 to 17.6 us against 17.6 to 17.9 at 6,
- * and NV12's and I420's lumas (beside their chromas) no slower; frames
- * taking strips of SLIDE_WAVE_ROWS were not measured. */
+ * radius in strips of rows (their launch bounds), as many as fit their
+ * registers: the separable filters up to 64 registers at radii 1 and 2
+ * and 80 at 3 and 4 (in strips of SLIDE_WAVE_ROWS two channels' radius 4
+ * stores 20 bytes of spills with its loop, 28 in its variant beside the
+ * last plane, and four channels' radius 2 with its interior copy 4); the
+ * Laplacian (radius 1) 64; Sobel 80, or 72 with a channel left out
+ * (skipped_channel), which spills nothing in strips of SLIDE_ROWS and
+ * SLIDE_WAVE_ROWS (at 8 blocks, 64 registers, it spilled 8 to 16 bytes
+ * and 28).  With RGBA's alpha left out, on an H100 (bench/RESULTS.md, run
+ * 42) 7 blocks took 4K Sobel 30.2 to 30.9 us against 30.9 to 31.3 at 8,
+ * 31.4 to 31.5 against 32.2 to 32.4 with the L2 evicted before each run.
+ * On an H200 8 were faster back to back (27.6 to 27.8 against 28.6 to
+ * 28.8) but not with the L2 evicted (29.5 to 30.0 against 29.3 to 29.4),
+ * nor at 1080p (12.5 to 12.7 against 12.2 to 12.5).  One channel at
+ * radius 4 takes 7 in strips of SLIDE_ROWS (72 registers; 8, at 64,
+ * spilled 100 to 172 bytes), where its variant for any map spills
+ * nothing and the others 8 to 24 bytes: on an H100 (runs 55 and 56) 4K
+ * GRAY8 took 17.4 to 17.6 us against 17.6 to 17.9 at 6, and NV12's and
+ * I420's lumas (beside their chromas) were no slower.  In strips of
+ * SLIDE_WAVE_ROWS it keeps 6 (80 registers, 0 to 12 bytes of spills),
+ * where 7 spilled 76 to 144 bytes: in run 56b at 7, GRAY8 at 1920x2160
+ * took 12.9 to 13.2 us against 12.6 to 12.8, and NV12 18.7 to 19.0
+ * against 17.6 to 17.8. */
 constexpr int
-slide_blocks (int channels, int radius)
+slide_blocks (int channels, int radius, int rows)
 {
-  return radius <= 2 ? 8 : channels == 1 && radius == 4 ? 7 : 6;
+  return radius <= 2 ? 8 : channels == 1 && radius == 4 &&
+      rows == SLIDE_ROWS ? 7 : 6;
 }
 static_assert (slide_halo_lanes (4, list_max (SlideNarrowRgbaRadii ())) <= 2
     && list_max (SlideNarrowRadii ()) <= slide_lane_px (2, 1),

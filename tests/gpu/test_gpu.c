@@ -1128,24 +1128,44 @@ group_slide_narrow (Ctx * ctx, int quick)
   group_report ("slide-narrow-off", &off);
 }
 
+/* The strips of the sliding kernels' wave rule (schedule.cu: slide_rows)
+ * on a frame of 16 warps' columns and h rows, for a kind whose own strips
+ * are rows high and whose launch bounds are blocks an SM in those and
+ * wave_blocks in strips of 5, on sms SMs (a block makes 4 strips): 5
+ * where strips of 4 need more than one wave of resident blocks but at
+ * most 25 % more, and strips of 5 fit one wave of theirs. */
+static int
+wave_rule_rows (int sms, int blocks, int wave_blocks, int rows, int h)
+{
+  const long grid4 = 16L * ((h + 15) / 16), grid5 = 16L * ((h + 19) / 20);
+  const long resident = (long) sms * blocks;
+
+  return rows == 4 && grid4 > resident && grid4 * 100 <= resident * 125 &&
+      grid5 <= (long) sms * wave_blocks ? 5 : rows;
+}
+
 /* Frames whose strips of 4 rows need a little more than one wave of the
  * sliding kernels' resident blocks, where the planner takes strips of 5
- * (variants.cuh: SLIDE_WAVE_ROWS; a block makes 4 strips).  The blocks an
- * SM (the kernel's launch bounds), the columns a warp makes and the rows
- * of the kind's own strips come from the library's table
- * (cudaconv_cuda_test_slide_shape), for every lane kind: four channels at
- * radii 1 (16-byte lanes), 2, 3 and 4, one channel at radii 1 and 4, two
- * at 2 and 3, a P010 chroma plane at radius 2, and the stencils.  Each
- * frame is 16 columns of blocks wide, and one row of blocks taller than a
- * wave of strips of 4.  The kinds whose own strips are not 4 rows (four
- * channels summing down: slide_strip_rows) must take their own on a
- * frame of three such waves too.  Sobel's variants differ (the
- * one with a channel left out takes more blocks an SM), so its cases have
- * the map that picks theirs: alpha copied, and every channel filtered
- * (the others' maps are random).  The source rows are aligned to 16
- * bytes, so that the planner may take the kernels: every case that runs
- * on them must run in strips of 5, and each must run on them at least
- * once (a gaussian's random sigma may fail the error bound). */
+ * (variants.cuh: SLIDE_WAVE_ROWS) if they fit one wave.  The blocks an
+ * SM (the kernel's launch bounds, in strips of its own rows and of 5),
+ * the columns a warp makes and the rows of the kind's own strips come
+ * from the library's table (cudaconv_cuda_test_slide_shape), for every
+ * lane kind: four channels at radii 1 (16-byte lanes), 2, 3 and 4, one
+ * channel at radii 1 and 4, two at 2 and 3, a P010 chroma plane at radius
+ * 2, and the stencils.  Each frame is 16 columns of blocks wide, and one
+ * row of blocks taller than a wave of strips of 4.  Where strips of 5
+ * take fewer blocks an SM (one channel at radius 4), a frame one row of
+ * blocks taller than a wave of those strips too, which must keep strips
+ * of 4 where that row fits the wave rule's tail.  The kinds whose own
+ * strips are not 4 rows (four channels summing down: slide_strip_rows)
+ * must take their own on a frame of three such waves too.  Sobel's
+ * variants differ (the one with a channel left out takes more blocks an
+ * SM), so its cases have the map that picks theirs: alpha copied, and
+ * every channel filtered (the others' maps are random).  The source rows
+ * are aligned to 16 bytes, so that the planner may take the kernels:
+ * every case that runs on them must run in the strips of wave_rule_rows,
+ * and each must run on them at least once (a gaussian's random sigma may
+ * fail the error bound). */
 static void
 group_slide_waves (Ctx * ctx, int quick)
 {
@@ -1175,26 +1195,32 @@ group_slide_waves (Ctx * ctx, int quick)
   ctx->src_align = 16;
   for (int i = 0; i < (int) (sizeof (cases) / sizeof (cases[0])); i++) {
     CaseKind kind = cases[i].kind;
-    int ran = 0, blocks = 0, warp_px = 0, rows = 0;
+    int ran = 0, blocks = 0, wave_blocks = 0, warp_px = 0, rows = 0;
+    int heights[3], frames = 0;
     cudaconv_cuda_test_slide_shape (kind == CASE_SOBEL ? CUDACONV_OP_SOBEL :
         kind == CASE_LAPLACIAN ? CUDACONV_OP_LAPLACIAN :
         CUDACONV_OP_SEPARABLE, formats[cases[i].format].type,
         cases[i].channels, kind == CASE_SOBEL || kind == CASE_LAPLACIAN ? 1 :
         cases[i].radius, kind == CASE_SOBEL ? cases[i].skip : -1, &blocks,
-        &warp_px, &rows);
+        &wave_blocks, &warp_px, &rows);
     ctx->last_copied = kind == CASE_SOBEL && cases[i].skip == 3;
     ctx->all_filtered = kind == CASE_SOBEL && cases[i].skip == -1;
-    for (int waves = 1; waves <= (rows == 4 ? 1 : 3); waves += 2) {
+    heights[frames++] = 16 * (sms * blocks / 16 + 1);
+    if (wave_blocks < blocks)
+      heights[frames++] = 20 * (sms * wave_blocks / 16 + 1);
+    if (rows != 4)
+      heights[frames++] = 3 * 16 * (sms * blocks / 16 + 1);
+    for (int f = 0; f < frames; f++) {
       for (int b = 0; b <= CUDACONV_BORDER_CONSTANT; b += quick ? 2 : 1) {
-        int h = waves * 16 * (sms * blocks / 16 + 1);
+        int h = heights[f] - tu_rng_int (ctx->rng, 0, 3);
         int w = 16 * warp_px;
-        int want = waves == 1 ? 5 : rows;
+        int want = wave_rule_rows (sms, blocks, wave_blocks, rows, h);
         long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
             NULL);
         int strip = 0;
         run_case (ctx, &g, cases[i].kind, (CudaConvBorder) b,
-            &formats[cases[i].format], cases[i].channels, w,
-            h - tu_rng_int (ctx->rng, 0, 3), cases[i].radius, 0, NULL);
+            &formats[cases[i].format], cases[i].channels, w, h,
+            cases[i].radius, 0, NULL);
         if (cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
                 &strip) == before)
           continue;
