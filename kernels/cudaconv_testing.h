@@ -90,7 +90,14 @@ void cudaconv_cuda_inject_fault (CudaConvFault fault, int countdown);
  *                 and the rows are 4-byte aligned, in strips that fit the
  *                 frame in one wave;
  *                 ALWAYS: the same, in strips of 5 rows (so that small
- *                 test frames have several, going both ways). */
+ *                 test frames have several, going both ways).
+ *   TILE_LET_NEXT the tiled separable kernel in floats (separable_tile.cu)
+ *                 on one image of one channel (cc::tile_has_let_next),
+ *                 whose variant lets the next plane's sliding kernel
+ *                 start beside it where a plane follows and SLIDE_BESIDE
+ *                 allows; counted at every launch of that kernel, strip 1
+ *                 where it let the next start, 0 where not.  Its choice is
+ *                 SLIDE_BESIDE's. */
 typedef enum
 {
   CUDACONV_PATH_BOX_FUSED = 0,
@@ -101,6 +108,7 @@ typedef enum
   CUDACONV_PATH_MASK_TENSOR_CORES,
   CUDACONV_PATH_SLIDE_PLAIN_MAP,
   CUDACONV_PATH_BOX_SLIDE,
+  CUDACONV_PATH_TILE_LET_NEXT,
   CUDACONV_N_PATHS
 } CudaConvPath;
 
@@ -116,7 +124,8 @@ void cudaconv_cuda_test_path (CudaConvPath path, CudaConvChoice choice);
 /* How many launches of path's kernels the planner has made in the
  * process, so that a test sees which kernel its frames took; strip, where
  * not NULL, gets the last one's strip (SLIDE: its rows; TENSOR_CORES: its
- * tiles; BOX_FUSED: 0; BOX_SLIDE: its rows). */
+ * tiles; BOX_FUSED: 0; BOX_SLIDE: its rows; TILE_LET_NEXT: 1 where it
+ * let the next start). */
 long cudaconv_cuda_test_path_runs (CudaConvPath path, int *strip);
 
 /* The strip height of the box sliding down rows (BOX_SLIDE) where the

@@ -151,16 +151,18 @@ CudaConvStatus cc_check_run_args (const CudaConvCuda * cuda,
 int cc_images_overlap (const CudaConvImage * a, const CudaConvImage * b);
 
 /* The planes of one frame, queued in turn on one stream
- * (cudaconv_cuda_run_planes).  Where a plane's kernel and the next one's
- * both slide down rows, the next is launched beside the first
+ * (cudaconv_cuda_run_planes).  Where a plane's kernel slides down rows or
+ * is the tile of one channel (tile_has_let_next), and the next plane's
+ * slides down rows, the next is launched beside the first
  * (separable_slide.cu): it may start once every block of the first has. */
 typedef struct
 {
   int disjoint;                 /* the caller's: no plane shares a byte it
                                  * writes with another */
   int more;                     /* the caller's: another plane follows */
-  int slide_last;               /* the planner's: the last plane's last
-                                 * kernel slides down rows */
+  int next_beside;              /* the planner's: the last plane's last
+                                 * kernel slides down rows, or is a tile
+                                 * that lets the next start */
 } CcPlaneChain;
 
 /* The planner's checks of a run's map and images, beside

@@ -89,9 +89,10 @@ typedef struct
 } CcWindow;
 
 /* A frame's planes sliding down rows (separable_slide.cu; the planes
- * slide_has_beside takes): this one lets the next plane's kernel start
- * once all its blocks have, and this one was launched beside the last
- * plane's. */
+ * slide_has_beside takes), or in the tile (separable_tile.cu; the planes
+ * tile_has_let_next takes: LET_NEXT only): this one lets the next plane's
+ * kernel start once all its blocks have, and this one was launched beside
+ * the last plane's. */
 #define CC_BESIDE_LET_NEXT 1
 #define CC_BESIDE_LAUNCHED 2
 
@@ -301,7 +302,9 @@ cudaError_t cc_separable_fused_launch (const CcSepParams * p,
 cudaError_t cc_separable_tile_shape (CudaConvSampleType type, int channels,
     int radius, CcLaunchShape * shape);
 /* skip: the channel whose arithmetic the kernel leaves out, from
- * skipped_channel (variants.cuh); -1 none. */
+ * skipped_channel (variants.cuh); -1 none.  With CC_BESIDE_LET_NEXT in
+ * p->beside (one image of one channel only) the next plane's kernel may
+ * start beside it. */
 cudaError_t cc_separable_tile_launch (const CcSepParams * p,
     CudaConvSampleType type, int channels, int radius, int skip,
     const CcBatch * batch, cudaStream_t stream);

@@ -563,7 +563,7 @@ run_slide (CudaConvCuda * cuda, const SepJob * job, int radius,
           rows, stream),
       "launching the separable kernel sliding down rows", err);
   if (s == CUDACONV_OK && job->chain != NULL)
-    job->chain->slide_last = 1;
+    job->chain->next_beside = 1;
   return s;
 }
 
@@ -650,9 +650,16 @@ run_tile (CudaConvCuda * cuda, const SepJob * job, int radius,
     return cc_launched (cc_separable_half_launch (&p, radius, batch, stream),
         "launching the tiled separable kernel", err);
   }
-  return cc_launched (cc_separable_tile_launch (&p, type, channels, radius,
+  if (batch == NULL && cc::tile_has_let_next (channels)) {
+    p.beside = job->beside & CC_BESIDE_LET_NEXT;
+    path_taken (CUDACONV_PATH_TILE_LET_NEXT, p.beside != 0);
+  }
+  s = cc_launched (cc_separable_tile_launch (&p, type, channels, radius,
           cc::skipped_channel (type, channels, out), batch, stream),
       "launching the tiled separable kernel", err);
+  if (s == CUDACONV_OK && p.beside != 0 && job->chain != NULL)
+    job->chain->next_beside = 1;
+  return s;
 }
 
 static CudaConvStatus
@@ -1191,13 +1198,13 @@ cc_schedule_run (CudaConvCuda * cuda, const CudaConvPlan * plan,
   /* PDL (separable_slide.cu) came with compute capability 9.0 */
   int pdl = chain != NULL && chain->disjoint && cuda->compute_major >= 9 &&
       test_choice (CUDACONV_PATH_SLIDE_BESIDE) != CUDACONV_CHOICE_NEVER;
-  int beside = (pdl && chain->slide_last ? CC_BESIDE_LAUNCHED : 0) |
+  int beside = (pdl && chain->next_beside ? CC_BESIDE_LAUNCHED : 0) |
       (pdl && chain->more ? CC_BESIDE_LET_NEXT : 0);
 
   if (checked != CUDACONV_OK)
     return checked;
   if (chain != NULL)
-    chain->slide_last = 0;
+    chain->next_beside = 0;
 
   switch (plan->op) {
     case CUDACONV_OP_IDENTITY:

@@ -21,6 +21,7 @@
  * (SlideStore): through any channel map, or through a plain one
  * (plain_map_store), which needs less. */
 
+#include "pdl.cuh"
 #include "slide.cuh"
 
 namespace cc
@@ -530,24 +531,6 @@ down_strip (const CcSepParams & p)
     }
   }
   down_rows<T, C, R, ROWS, false, STORE> (p, sw);
-}
-
-/* Programmatic dependent launch (PTX griddepcontrol, compute capability
- * 9.0 on; a no-op elsewhere and in kernels launched without it). */
-__device__ __forceinline__ void
-let_next_kernel_start ()
-{
-#if __CUDA_ARCH__ >= 900
-  asm volatile ("griddepcontrol.launch_dependents;");
-#endif
-}
-
-__device__ __forceinline__ void
-wait_for_last_kernel ()
-{
-#if __CUDA_ARCH__ >= 900
-  asm volatile ("griddepcontrol.wait;":::"memory");
-#endif
 }
 
 /* The separable filters sliding down rows (down_strip).

@@ -27,6 +27,7 @@
 
 #include "conv.cuh"
 #include "dispatch.cuh"
+#include "pdl.cuh"
 #include "raw_tile.cuh"
 
 namespace cc
@@ -165,7 +166,9 @@ separable_smem ()
   return (size_t) G::RAW_BYTES + (size_t) G::TH * G::PITCH * sizeof (float);
 }
 
-template <typename T, int C, int R, int SKIP>
+/* LET_NEXT (tile_has_let_next): the next plane's kernel, launched beside
+ * this one (CC_BESIDE_LET_NEXT), may start once all its blocks have. */
+template <typename T, int C, int R, int SKIP, bool LET_NEXT>
 __global__ void __launch_bounds__ (256, 4)
 separable_tile (const __grid_constant__ CcSepParams p)
 {
@@ -174,6 +177,8 @@ separable_tile (const __grid_constant__ CcSepParams p)
   float *h = reinterpret_cast<float *> (smem + G::RAW_BYTES);
   int x0, y0;
 
+  if constexpr (LET_NEXT)
+    let_next_kernel_start ();
   tile_input<T, C, G> (smem, p.w.plane, p.w.border, &x0, &y0);
   separable_compute<T, C, R, SKIP> (smem, h, p, p.w.plane, x0, y0);
 }
@@ -220,12 +225,20 @@ struct TileLaunch
           G::THREADS, smem, stream>>> (*p, batch->planes);
       return cudaGetLastError ();
     }
-    cudaError_t e = allow_smem (separable_tile<T, C, R, SKIP>, smem);
-    if (e != cudaSuccess)
-      return e;
-    separable_tile<T, C, R, SKIP> <<<tile_grid<G> (p->w.plane), G::THREADS,
-        smem, stream>>> (*p);
-    return cudaGetLastError ();
+    auto single =[&](auto kernel) {
+      cudaError_t e = allow_smem (kernel, smem);
+      if (e != cudaSuccess)
+        return e;
+      kernel <<<tile_grid<G> (p->w.plane), G::THREADS, smem, stream>>> (*p);
+      return cudaGetLastError ();
+    };
+    if (p->beside & CC_BESIDE_LET_NEXT) {
+      if constexpr (tile_has_let_next (C))
+        return single (separable_tile<T, C, R, SKIP, true>);
+      else
+        return cudaErrorInvalidValue;
+    }
+    return single (separable_tile<T, C, R, SKIP, false>);
   }
 
   template <typename T, int C, int R> cudaError_t with_skip () const

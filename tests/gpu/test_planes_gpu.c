@@ -10,9 +10,10 @@
 /* cudaconv_cuda_run_planes, and the frame calls that go through it between
  * device frames (cudaconv_cuda_run_frame, cudaconv_cuda_submit_frame),
  * against cudaconv_cpu_run plane by plane: integers within 1 LSB, f32
- * within 1e-5 plus 1e-4 relative.  Where a plane's kernel and the next
- * plane's both slide down rows and the next has one or two channels, the
- * next starts beside the first on GPUs of compute capability 9.0 on
+ * within 1e-5 plus 1e-4 relative.  Where a plane's kernel slides down
+ * rows or is the tile of one channel (CUDACONV_PATH_TILE_LET_NEXT), and
+ * the next plane's slides down rows and has one or two channels, the next
+ * starts beside the first on GPUs of compute capability 9.0 on
  * (CUDACONV_PATH_SLIDE_BESIDE), and the test counts those launches
  * exactly.  Each case queues a second frame that reads the
  * first one's output with no wait between, a large plane first and small
@@ -44,6 +45,7 @@ static TuRng rng;
 static TuTally tally;
 static CudaConvCuda *cuda;
 static int beside_possible;     /* compute capability 9.0 or more */
+static int tiles_beside;        /* chained launches beside a tile */
 
 /* ---------------------------------------------------------- helpers */
 
@@ -110,19 +112,25 @@ device_views (const GFrame * g, const RcFrame * host, CudaConvImage * views)
   }
 }
 
-/* Which planes take the kernel sliding down rows, each run alone once
- * (src -> dst); the pairs of neighbours that both do where the second has
- * one or two channels (variants.cuh's slide_has_beside). */
+/* Which planes take the kernel sliding down rows, and which the tile of
+ * one channel that lets the next start (variants.cuh's
+ * tile_has_let_next), each run alone once (src -> dst); the pairs of
+ * neighbours where the first takes either and the second slides with one
+ * or two channels (slide_has_beside); in tile_first, how many of those
+ * pairs begin with the tile. */
 static int
 slide_pairs (CudaConvPlan ** plans, const CudaConvChannelMap * maps,
     const CudaConvImage * src, const CudaConvImage * dst, int n,
-    const char *what)
+    const char *what, int *tile_first)
 {
   CudaConvError err = { 0 };
-  int slides[CUDACONV_MAX_PLANES], pairs = 0;
+  int slides[CUDACONV_MAX_PLANES], lets_next[CUDACONV_MAX_PLANES];
+  int pairs = 0;
 
   for (int p = 0; p < n; p++) {
     long before = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE, NULL);
+    long tiles = cudaconv_cuda_test_path_runs (CUDACONV_PATH_TILE_LET_NEXT,
+        NULL);
 
     if (!tu_expect (&tally, cudaconv_cuda_run (cuda, plans[p], &src[p],
                 &dst[p], &maps[p], NULL, &err) == CUDACONV_OK,
@@ -130,7 +138,13 @@ slide_pairs (CudaConvPlan ** plans, const CudaConvChannelMap * maps,
       return -1;
     slides[p] = cudaconv_cuda_test_path_runs (CUDACONV_PATH_SLIDE,
         NULL) > before;
-    pairs += p > 0 && slides[p] && slides[p - 1] && src[p].channels <= 2;
+    lets_next[p] = slides[p] ||
+        cudaconv_cuda_test_path_runs (CUDACONV_PATH_TILE_LET_NEXT,
+        NULL) > tiles;
+    if (p > 0 && slides[p] && lets_next[p - 1] && src[p].channels <= 2) {
+      pairs++;
+      *tile_first += !slides[p - 1];
+    }
   }
   if (!tu_expect (&tally, cudaconv_cuda_sync (cuda, NULL, &err) ==
           CUDACONV_OK, "%s: planes alone: %s", what, err.message))
@@ -221,7 +235,7 @@ chain_case (RcLayout layout, int w, int h, int user_stream, int in_turn)
   CudaConvError err = { 0 };
   cudaStream_t stream = NULL;
   char what[1024];
-  int ok = 0, pairs1, pairs2, n, expect_beside;
+  int ok = 0, pairs1, pairs2, n, expect_beside, tile_first = 0;
   long before;
 
   rc_job_init (&job, layout, w, h, &rng);
@@ -252,8 +266,10 @@ chain_case (RcLayout layout, int w, int h, int user_stream, int in_turn)
   device_views (&gc, &c, vc);
   /* probes on the chain's own images (the kernel a plane takes depends
    * on their alignment), then b and c poisoned again */
-  if ((pairs1 = slide_pairs (first, maps1, va, vb, n, what)) < 0 ||
-      (pairs2 = slide_pairs (second, maps2, vb, vc, n, what)) < 0)
+  if ((pairs1 = slide_pairs (first, maps1, va, vb, n, what,
+              &tile_first)) < 0 ||
+      (pairs2 = slide_pairs (second, maps2, vb, vc, n, what,
+              &tile_first)) < 0)
     goto done;
   gframe_free (&gb);
   gframe_free (&gc);
@@ -284,6 +300,7 @@ chain_case (RcLayout layout, int w, int h, int user_stream, int in_turn)
           "plane's, expected %d", what, beside_runs () - before,
           expect_beside ? pairs1 + pairs2 : 0))
     goto done;
+  tiles_beside += expect_beside ? tile_first : 0;
 
   if (!gframe_download (&ga, &a) || !gframe_download (&gb, &b) ||
       !gframe_download (&gc, &c))
@@ -340,7 +357,12 @@ group_chains (int quick)
   } else {
     failed += !chain_case (RC_NV12, 1280, 720, 0, 0);
   }
-  printf ("group chains: %d cases failed\n", failed);
+  /* P010's 16-bit luma takes the tile, its chroma slides */
+  if (!quick && beside_possible)
+    tu_expect (&tally, tiles_beside > 0, "chains: no plane was launched "
+        "beside a tile of one channel");
+  printf ("group chains: %d cases failed, %d launches beside a tile\n",
+      failed, tiles_beside);
 }
 
 /* ------------------------------------------- whole frames, in flight */
